@@ -1,0 +1,57 @@
+# Hanchan: `make run` and `make test` work on a fresh machine with only Python 3.11+.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+HOST ?= 127.0.0.1
+PORT ?= 8000
+export PYTHONDONTWRITEBYTECODE := 1
+
+.PHONY: install run test test-pg lint typecheck bench demo migrate worker clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+
+# Reinstall whenever the dependency list changes.
+$(VENV)/.installed: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e ".[dev]"
+	touch $@
+
+install: $(VENV)/.installed
+
+migrate: install
+	DEBUG=1 $(BIN)/python manage.py migrate --noinput
+
+demo: migrate
+	DEBUG=1 $(BIN)/python manage.py seed_demo
+
+run: demo
+	@echo ""
+	@echo "  Hanchan is starting on http://$(HOST):$(PORT)/"
+	@echo "  Demo logins (password: hanchan-demo): admin, organiser, referee, player"
+	@echo "  API docs: http://$(HOST):$(PORT)/api/docs/   Admin: http://$(HOST):$(PORT)/admin/"
+	@echo ""
+	DEBUG=1 $(BIN)/python manage.py runserver $(HOST):$(PORT)
+
+test: install
+	HANCHAN_TESTING=1 $(BIN)/python -m pytest -n 2 --dist loadgroup
+
+# The suite against real PostgreSQL and Redis with a real Celery worker (as CI runs it).
+test-pg: install
+	bash .ci/run --services-only
+
+lint: install
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	HANCHAN_TESTING=1 $(BIN)/mypy .
+
+bench: install
+	HANCHAN_TESTING=1 $(BIN)/python bench/engine.py
+	HANCHAN_TESTING=1 $(BIN)/python bench/hands.py
+	HANCHAN_TESTING=1 $(BIN)/python bench/seating.py
+
+worker: install
+	$(BIN)/celery -A config worker --loglevel=info
+
+clean:
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis staticfiles db.sqlite3

@@ -1,0 +1,15 @@
+from django.contrib import admin
+from django.urls import include, path
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+
+from config import views
+
+urlpatterns = [
+    path("", views.home, name="home"),
+    path("health/", views.health, name="health"),
+    path("accounts/", include("django.contrib.auth.urls")),
+    path("admin/", admin.site.urls),
+    path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
+    path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="swagger-ui"),
+    path("i18n/", include("django.conf.urls.i18n")),
+]

@@ -1,0 +1,94 @@
+"""Shared pytest fixtures. Model factories live in tests/factories.py."""
+
+import os
+import subprocess
+import sys
+import time
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+from django.db import connections
+
+from config.celery import app as celery_app
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(autouse=True)
+def _eager_celery_unless_broker_test(request: pytest.FixtureRequest) -> Iterator[None]:
+    """Ordinary tests run tasks in-process; only `broker` tests go through the real worker."""
+    eager = request.node.get_closest_marker("broker") is None
+    previous = celery_app.conf.task_always_eager
+    celery_app.conf.task_always_eager = eager or not settings.CELERY_BROKER_URL
+    yield
+    celery_app.conf.task_always_eager = previous
+
+
+def _database_url_for_worker() -> str:
+    db = connections["default"].settings_dict
+    if db["ENGINE"] != "django.db.backends.postgresql":
+        raise RuntimeError(
+            "broker tests need a database the worker process can share: set DATABASE_URL to "
+            "PostgreSQL (the SQLite test database lives in memory)"
+        )
+    return "postgres://{USER}:{PASSWORD}@{HOST}:{PORT}/{NAME}".format(
+        **{**db, "PORT": db["PORT"] or 5432, "HOST": db["HOST"] or "127.0.0.1"}
+    )
+
+
+@pytest.fixture(scope="session")
+def celery_worker_process(
+    django_db_setup: None, django_db_blocker: object
+) -> Iterator[subprocess.Popen[bytes]]:
+    """A real `celery worker` process on the configured broker, sharing the test database."""
+    if not settings.CELERY_BROKER_URL:
+        pytest.skip("no broker configured: set CELERY_BROKER_URL to run broker tests")
+    queue = f"hanchan-test-{uuid.uuid4().hex[:8]}"
+    env = {
+        **os.environ,
+        "DATABASE_URL": _database_url_for_worker(),
+        "CELERY_QUEUE": queue,
+        "HANCHAN_TESTING": "1",
+    }
+    (ROOT / ".pytest_cache").mkdir(exist_ok=True)
+    log = open(ROOT / ".pytest_cache" / f"worker-{queue}.log", "wb")  # noqa: SIM115
+    worker = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "celery",
+            "-A",
+            "config",
+            "worker",
+            "-Q",
+            queue,
+            "--concurrency",
+            "2",
+            "--pool",
+            "prefork",
+            "--loglevel",
+            "info",
+        ],
+        cwd=ROOT,
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
+    celery_app.conf.task_default_queue = queue
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            if worker.poll() is not None:
+                raise RuntimeError(f"celery worker exited with {worker.returncode}")
+            if celery_app.control.ping(timeout=1.0):
+                break
+        else:
+            raise RuntimeError("celery worker did not answer a ping within 60 s")
+        yield worker
+    finally:
+        worker.terminate()
+        worker.wait(timeout=30)
+        log.close()
