@@ -9,6 +9,8 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 app = Celery("hanchan")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
+# Task modules inside sub-packages (standings, ratings) beside their services.
+app.autodiscover_tasks(["tournaments.standings", "club.ratings"])
 
 
 @app.task(name="hanchan.ping")

@@ -12,4 +12,8 @@ urlpatterns = [
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="swagger-ui"),
     path("i18n/", include("django.conf.urls.i18n")),
+    path("api/v1/", include("config.api_urls")),
+    path("clubs/", include("club.urls")),
+    path("t/", include("tournaments.urls")),
+    path("games/", include("scoring.urls")),
 ]

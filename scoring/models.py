@@ -1,0 +1,96 @@
+"""A game at one table and its hands, stored as game-record hands; the engine derives scores."""
+
+from django.conf import settings
+from django.db import models
+
+from club.models import ClubNight, Player
+from tournaments.models import Table
+
+
+class Game(models.Model):
+    class Status(models.TextChoices):
+        IN_PROGRESS = "in_progress", "In progress"
+        FINISHED = "finished", "Finished"  # finalized: results count for standings
+
+    class Entry(models.TextChoices):
+        HANDS = "hands", "Hand by hand"
+        FINAL_SCORES = "final_scores", "Final scores only (paper sheet)"
+
+    table = models.OneToOneField(
+        Table, null=True, blank=True, on_delete=models.CASCADE, related_name="game"
+    )
+    club_night = models.ForeignKey(
+        ClubNight, null=True, blank=True, on_delete=models.CASCADE, related_name="games"
+    )
+    # The rules snapshot the game was played under (preset id + overrides).
+    ruleset = models.CharField(max_length=40)
+    rule_overrides = models.JSONField(default=dict, blank=True)
+    status = models.CharField(max_length=12, choices=Status.choices, default=Status.IN_PROGRESS)
+    entry = models.CharField(max_length=12, choices=Entry.choices, default=Entry.HANDS)
+    end = models.CharField(max_length=10, default="complete")  # "complete" | "time"
+    substitutes = models.JSONField(default=list, blank=True)  # game-record `substitutes`
+    final_scores = models.JSONField(null=True, blank=True)  # paper-sheet entry only
+    # Cached engine output (scoring.engine.replay) for fast reads; rebuilt on every write.
+    summary = models.JSONField(null=True, blank=True)
+    # Optimistic concurrency: every write must name the version it was based on.
+    version = models.PositiveIntegerField(default=0)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(table__isnull=False) | models.Q(club_night__isnull=False),
+                name="game_belongs_to_table_or_club_night",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"Game {self.pk}"
+
+
+class GameSeat(models.Model):
+    """Seat 0 is East at the start; seats never change during the game (game-record format)."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
+    seat = models.PositiveSmallIntegerField()
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="game_seats")
+
+    class Meta:
+        ordering = ["game", "seat"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "seat"], name="unique_game_seat"),
+            models.UniqueConstraint(fields=["game", "player"], name="unique_game_player"),
+        ]
+
+
+class Hand(models.Model):
+    """One hand exactly as a game-record hand object (`data`), in playing order."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="hands")
+    number = models.PositiveSmallIntegerField()  # 0-based position in the record
+    data = models.JSONField()
+    tiles = models.CharField(max_length=120, blank=True)  # optional tile notation for cross-check
+    entered_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["game", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "number"], name="unique_hand_number")
+        ]
+
+
+class GamePenalty(models.Model):
+    """A penalty recorded on a club game (tournament penalties live in tournaments.Penalty)."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="penalties")
+    seat = models.PositiveSmallIntegerField()
+    kind = models.CharField(max_length=20)
+    points = models.PositiveIntegerField()
+    note = models.TextField(blank=True)

@@ -1,0 +1,226 @@
+"""Tournaments, their staff, registrations, sessions, table seating, penalties and standings."""
+
+from django.conf import settings
+from django.db import models
+
+from club.models import Player, country_validator
+
+
+class Tournament(models.Model):
+    class Status(models.TextChoices):
+        DRAFT = "draft", "Draft"
+        REGISTRATION = "registration", "Registration open"
+        RUNNING = "running", "Running"
+        FINISHED = "finished", "Finished"
+        PUBLISHED = "published", "Results published"
+
+    name = models.CharField(max_length=200)
+    slug = models.SlugField(unique=True)
+    # The rules: a preset of scoring.engine plus validated overrides (scoring.engine.load_ruleset).
+    ruleset = models.CharField(max_length=40, default="ema-2025")
+    rule_overrides = models.JSONField(default=dict, blank=True)
+    starts_on = models.DateField()
+    ends_on = models.DateField()
+    city = models.CharField(max_length=100, blank=True)
+    country = models.CharField(max_length=2, blank=True, validators=[country_validator])
+    status = models.CharField(max_length=12, choices=Status.choices, default=Status.DRAFT)
+    sessions_planned = models.PositiveSmallIntegerField(default=4)
+    session_minutes = models.PositiveSmallIntegerField(default=90)
+    # Standings tie-breaks, applied in order after total result (tournaments.standings).
+    tie_breaks = models.JSONField(default=list, blank=True)
+    qualification_only = models.BooleanField(default=False)  # MERS: +1 for such championships
+    published_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-starts_on", "name"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class StaffRole(models.Model):
+    """A user's role in one tournament: object-level permissions hang on this."""
+
+    class Role(models.TextChoices):
+        ORGANISER = "organiser", "Organiser"
+        REFEREE = "referee", "Referee"
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="staff")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="tournament_roles"
+    )
+    role = models.CharField(max_length=10, choices=Role.choices)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "user", "role"], name="unique_staff_role")
+        ]
+
+
+class Registration(models.Model):
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.CASCADE, related_name="registrations"
+    )
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="registrations")
+    club_name = models.CharField(max_length=200, blank=True)
+    is_substitute = models.BooleanField(default=False)
+    dropped_at = models.DateTimeField(null=True, blank=True)
+    drop_reason = models.TextField(blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["tournament", "player"], name="unique_tournament_registration"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} in {self.tournament}"
+
+
+class Session(models.Model):
+    """One round of play in a tournament (EMA: a hanchan per table)."""
+
+    class Status(models.TextChoices):
+        PLANNED = "planned", "Planned"
+        SEATED = "seated", "Seated"
+        RUNNING = "running", "Running"
+        CLOSED = "closed", "Closed"
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="sessions")
+    number = models.PositiveSmallIntegerField()
+    starts_at = models.DateTimeField(null=True, blank=True)
+    duration_minutes = models.PositiveSmallIntegerField(default=90)
+    started_at = models.DateTimeField(null=True, blank=True)
+    closed_at = models.DateTimeField(null=True, blank=True)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PLANNED)
+
+    class Meta:
+        ordering = ["tournament", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "number"], name="unique_session_number")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.tournament} session {self.number}"
+
+
+class Table(models.Model):
+    """A table of a session; its seats are in wind order East, South, West, North."""
+
+    session = models.ForeignKey(Session, on_delete=models.CASCADE, related_name="tables")
+    number = models.PositiveSmallIntegerField()
+
+    class Meta:
+        ordering = ["session", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["session", "number"], name="unique_table_number")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.session} table {self.number}"
+
+
+class Seat(models.Model):
+    WINDS = ["East", "South", "West", "North"]
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
+    wind = models.PositiveSmallIntegerField()  # 0 East .. 3 North: the starting seat
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="tournament_seats")
+
+    class Meta:
+        ordering = ["table", "wind"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "wind"], name="unique_table_wind"),
+        ]
+
+
+class SeatingPlan(models.Model):
+    """A generated seating for all remaining sessions (or one Swiss session), built by Celery."""
+
+    class Mode(models.TextChoices):
+        RANDOM = "random", "All sessions, no repeat opponents"
+        SWISS = "swiss", "Swiss: next session by standings"
+        UPLOADED = "uploaded", "Uploaded plan"
+
+    class Status(models.TextChoices):
+        PENDING = "pending", "Pending"
+        RUNNING = "running", "Running"
+        DONE = "done", "Done"
+        FAILED = "failed", "Failed"
+
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.CASCADE, related_name="seating_plans"
+    )
+    mode = models.CharField(max_length=10, choices=Mode.choices)
+    seed = models.IntegerField(default=0)
+    options = models.JSONField(default=dict, blank=True)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
+    progress = models.FloatField(default=0.0)
+    # rounds -> tables -> registration ids in seat order E, S, W, N
+    plan = models.JSONField(null=True, blank=True)
+    quality = models.JSONField(null=True, blank=True)
+    error = models.TextField(blank=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+
+class Penalty(models.Model):
+    class Kind(models.TextChoices):
+        CHOMBO = "chombo", "Chombo"
+        LATENESS = "lateness", "Lateness"
+        OBSTRUCTION = "obstruction", "Obstruction"
+        SCORE_SHEET = "score_sheet", "Score sheet"
+        ALL_LAST_SHEET = "all_last_sheet", "All-last sheet"
+        OTHER = "other", "Other"
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="penalties")
+    session = models.ForeignKey(
+        Session, null=True, blank=True, on_delete=models.CASCADE, related_name="penalties"
+    )
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="penalties")
+    kind = models.CharField(max_length=20, choices=Kind.choices)
+    points = models.PositiveIntegerField()  # deducted after uma
+    minutes_late = models.PositiveSmallIntegerField(null=True, blank=True)
+    reason = models.TextField()
+    assigned_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    cancelled_at = models.DateTimeField(null=True, blank=True)
+    cancelled_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    cancel_reason = models.TextField(blank=True)
+
+    class Meta:
+        ordering = ["created_at", "id"]
+        verbose_name_plural = "penalties"
+
+
+class StandingRow(models.Model):
+    """A computed standings row (written by the standings task; read by pages and the API)."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="standings")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    rank = models.PositiveIntegerField(null=True)  # None for substitutes (shown, not ranked)
+    total = models.IntegerField()  # in points, after uma, oka and penalties
+    penalties = models.IntegerField(default=0)
+    games = models.PositiveSmallIntegerField(default=0)
+    average_placement = models.FloatField(null=True)
+    per_session = models.JSONField(default=list)
+    tie_break_values = models.JSONField(default=list)
+    is_substitute = models.BooleanField(default=False)
+    dropped = models.BooleanField(default=False)
+    computed_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["tournament", "rank", "-total"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "player"], name="unique_standing_row")
+        ]

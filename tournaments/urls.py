@@ -1,0 +1,6 @@
+"""Web pages of tournaments."""
+
+from django.urls import URLPattern, URLResolver
+
+app_name = "tournaments"
+urlpatterns: list[URLPattern | URLResolver] = []
