@@ -1,0 +1,25 @@
+"""The rules engine: plain Python, no Django. See formats/game-record.md for the contract."""
+
+from .errors import RecordError, RulesError
+from .points import HandPayment, base_points, hand_payment, limit_name
+from .replay import preview_hand, replay
+from .results import check_final_scores, final_results
+from .rules import PRESETS, Chombo, Ruleset, load_ruleset, preset_sources
+
+__all__ = [
+    "PRESETS",
+    "Chombo",
+    "HandPayment",
+    "RecordError",
+    "RulesError",
+    "Ruleset",
+    "base_points",
+    "check_final_scores",
+    "final_results",
+    "hand_payment",
+    "limit_name",
+    "load_ruleset",
+    "preset_sources",
+    "preview_hand",
+    "replay",
+]

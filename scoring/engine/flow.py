@@ -1,0 +1,89 @@
+"""Game flow: round wind, dealer rotation, counters and the end of the game."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from .rules import Ruleset
+from .settle import Settlement, Table
+
+WINDS = "ESWN"
+EAST, SOUTH, WEST = 0, 1, 2
+
+
+@dataclass(frozen=True)
+class State:
+    wind: int  # round wind: 0 East, 1 South, 2 West
+    kyoku: int  # 0-based hand of the round; the dealer is the seat with this index
+    honba: int
+    sticks: int
+
+    @property
+    def dealer(self) -> int:
+        return self.kyoku
+
+    @property
+    def label(self) -> str:
+        return f"{WINDS[self.wind]}{self.kyoku + 1}"
+
+    def table(self) -> Table:
+        return Table(dealer=self.dealer, honba=self.honba, sticks=self.sticks)
+
+    def as_dict(self) -> dict[str, object]:
+        return {"round": self.label, "honba": self.honba, "riichi_sticks": self.sticks,
+                "dealer": self.dealer}
+
+
+START = State(EAST, 0, 0, 0)
+
+
+def _all_last(state: State, rules: Ruleset) -> bool:
+    return state.kyoku == rules.players - 1 and state.wind in (SOUTH, WEST)
+
+
+def advance(
+    state: State,
+    settled: Settlement,
+    scores: Sequence[int],
+    rules: Ruleset,
+    *,
+    more_hands: bool,
+) -> tuple[State, str | None]:
+    """The state after a hand, and why the game ended (None while it goes on).
+
+    ``more_hands`` says whether the record goes on; an optional stop (WDMC 2019 3.7.2) is
+    taken only where the record stops.
+    """
+    honba = {"add": state.honba + 1, "reset": 0, "keep": state.honba}[settled.counter]
+    if settled.dealer_stays:
+        nxt = State(state.wind, state.kyoku, honba, settled.sticks_after)
+    else:
+        kyoku, wind = state.kyoku + 1, state.wind
+        if kyoku == rules.players:  # EMA 2025 3.5: every seat has dealt, next round
+            kyoku, wind = 0, wind + 1
+        nxt = State(wind, kyoku, honba, settled.sticks_after)
+    if rules.bust and min(scores) < 0:
+        return nxt, "bust"  # WDMC 2019 3.0: the game ends when a player goes below zero
+    if (settled.dealer_stays and _all_last(state, rules) and rules.agari_yame != "none"
+            and _dealer_top(state.dealer, scores, rules)
+            and (rules.agari_yame == "auto" or not more_hands)):
+        return nxt, "dealer_top"  # WDMC 2019 3.7.2: the top dealer stops in the all-last
+    if state.wind == WEST and max(scores) >= rules.return_points:
+        return nxt, "west"  # sudden death in the west round
+    # EMA 2025 3.5: the game ends after the south round, unless the west round is played
+    # while no one has reached the return points.
+    west = rules.west_round and max(scores) < rules.return_points
+    if nxt.wind == SOUTH + 1 and state.wind == SOUTH and not west:
+        return nxt, f"south{rules.players}"
+    if nxt.wind > WEST:
+        return nxt, f"west{rules.players}"
+    return nxt, None
+
+
+def _dealer_top(dealer: int, scores: Sequence[int], rules: Ruleset) -> bool:
+    """The all-last dealer is strictly first (and, with a west round, has the return points)."""
+    others = max(s for seat, s in enumerate(scores) if seat != dealer)
+    if scores[dealer] <= others:
+        return False
+    return not rules.west_round or scores[dealer] >= rules.return_points

@@ -1,0 +1,227 @@
+"""The presets: each key's value with the rule section it comes from (or why it was chosen).
+
+Ids and sources: ``ema-2025`` (rules/001), ``wdmc-2019`` / ``wdmc-2019-3p`` (rules/000),
+``ari-ari`` (rules/002), ``san-diego`` (rules/004), ``wrc-2025`` and ``tenhou`` (common online
+settings named in formats/game-record.md).
+"""
+
+from __future__ import annotations
+
+Entry = tuple[object, str]
+
+EMA = "EMA 2025"
+
+_EMA: dict[str, Entry] = {
+    "players": (4, f"{EMA} 2.3: four players at the table"),
+    "start_points": (30000, f"{EMA} 3.7: players subtract 30,000 from their count"),
+    "return_points": (30000, f"{EMA} 3.7: no oka, the 30,000 start is subtracted"),
+    "uma": ((15000, 5000, -5000, -15000), f"{EMA} 3.7.1"),
+    "tie_break": ("split", f"{EMA} 3.7.1 examples 1 and 2"),
+    "result_rounding": ("none", f"{EMA} 3.7: the final score is exact (may be shown /1000)"),
+    "riichi_stick": (1000, f"{EMA} 3.3.10 step 3"),
+    "honba_ron": (300, f"{EMA} 3.4.4"),
+    "honba_tsumo": (100, f"{EMA} 3.4.4"),
+    "noten_total": (3000, f"{EMA} 3.4.2"),
+    "kiriage": (True, f"{EMA} 4.1.2/4.1.3: a base above 1,900 becomes 2,000"),
+    "han_limit": ("sanbaiman", f"{EMA} 4.1.2: 11 or more han is sanbaiman"),
+    "double_yakuman": (False, f"{EMA} 4.2.6: yakuman are not cumulative"),
+    "multiple_ron": ("all", f"{EMA} 3.4.3: the discarder pays each winner"),
+    "multi_ron_honba": ("each", f"{EMA} 3.4.4"),
+    "multi_ron_riichi": ("own_back", f"{EMA} 3.3.10"),
+    "leftover_riichi": ("first_place", f"{EMA} 3.7: split on a tie, decimals rounded down"),
+    "bust": (False, f"{EMA} 4.1.4: no bankruptcy rule"),
+    "west_round": (False, f"{EMA} 3.5: the game ends after the south round"),
+    "dealer_stays_on_draw": ("tenpai", f"{EMA} 3.4.5"),
+    "chombo": ({"mode": "penalty", "points": 20000}, f"{EMA} 3.4.6 (tournament)"),
+    "nagashi_mangan": (False, f"{EMA} 4.2: not in the yaku list"),
+    "aka_dora": (0, f"{EMA} 1.3: red fives are not used"),
+    "open_tanyao": (True, f"{EMA} 4.2.1 All Simples may be open"),
+    "renhou": ("mangan", f"{EMA} 4.2.4: Blessing of Man, 5 han, combines with nothing"),
+    "double_wind_pair_fu": (2, f"{EMA} 4.1.1: a seat-and-round wind pair is worth 2"),
+    "lateness_per_minute": (1000, f"{EMA} 7.2"),
+    "lateness_max_minutes": (10, f"{EMA} 7.2/7.3: later than 10 minutes means a substitute"),
+    "score_sheet_penalty": (2000, f"{EMA} 7.5"),
+    "all_last_sheet_penalty": (8000, f"{EMA} 6.10"),
+    "substitute_rule": ("ema", f"{EMA} 7.3"),
+    "substitute_points": (-15000, f"{EMA} 7.3"),
+    "substitute_uma": (-15000, f"{EMA} 7.3"),
+    "abortive_draws": ("none", f"{EMA} 3.4: a hand ends only by a win or an exhaustive draw"),
+    "agari_yame": ("none", f"{EMA} 3.5: the game ends when the south round ends"),
+}
+
+
+def _derive(base: dict[str, Entry], **changes: Entry) -> dict[str, Entry]:
+    out = dict(base)
+    out.update(changes)
+    return out
+
+
+WD = "WDMC 2019"
+_SILENT_PENALTY = "chosen: the text has no tournament penalties; the EMA 2025 7.x values apply"
+
+_WDMC: dict[str, Entry] = _derive(
+    _EMA,
+    start_points=(30000, f"{WD} 2.1"),
+    return_points=(30000, f"{WD} 4.3.4: final score = (end - start) / 1000, no oka"),
+    uma=((0, 0, 0, 0), f"{WD} 1.7 (Uma): used only in tournaments, none in club play"),
+    tie_break=("split", "chosen: the text is silent; EMA 3.7.1 splitting is the fairest"),
+    result_rounding=("none", f"{WD} 4.3.4: exact to the 100"),
+    riichi_stick=(1000, f"{WD} 3.5.1"),
+    honba_ron=(300, f"{WD} 3.7.1 / 4.3.3"),
+    honba_tsumo=(100, f"{WD} 4.3.3"),
+    noten_total=(3000, f"{WD} 3.6"),
+    kiriage=(False, f"{WD} 8.2 tables: 4 han 30 fu is 7,700 / 11,600"),
+    han_limit=("kazoe_yakuman", f"{WD} 4.3.2: 13+ han is a kazoe yakuman"),
+    double_yakuman=(False, f"{WD} 4.1.7: double yakuman score as a single yakuman"),
+    multiple_ron=("all", f"{WD} 3.5.3.1-3.5.3.2: double and triple ron are paid"),
+    multi_ron_honba=("each", f"{WD} 3.7.1: each winner is paid the bonus sticks"),
+    multi_ron_riichi=("own_back", f"{WD} 3.5.3.1: losers' sticks to the nearest winner"),
+    leftover_riichi=("first_place", "chosen: the text is silent; as EMA 3.7"),
+    bust=(True, f"{WD} 3.0 and 1.7 (Bust): the game ends below zero"),
+    west_round=(False, f"chosen: the {WD} 3.7.1 West-1 sudden death is not modelled"),
+    dealer_stays_on_draw=("tenpai", f"{WD} 3.0 / 3.6"),
+    chombo=({"mode": "reverse_mangan", "points": 8000}, f"{WD} 3.10: 4,000 / 2,000 at the table"),
+    nagashi_mangan=(True, f"{WD} 4.1.6.2: scored as a tsumo mangan"),
+    aka_dora=(1, f"{WD} 1.3.1: three red fives, one per suit"),
+    open_tanyao=(True, "chosen: WDMC 4.1 does not restrict All Simples to closed hands"),
+    renhou=("yakuman", f"{WD} 4.1.7.14"),
+    double_wind_pair_fu=(2, f"{WD} 4.2: a value pair is 2 fu"),
+    lateness_per_minute=(1000, _SILENT_PENALTY),
+    lateness_max_minutes=(10, _SILENT_PENALTY),
+    score_sheet_penalty=(2000, _SILENT_PENALTY),
+    all_last_sheet_penalty=(8000, _SILENT_PENALTY),
+    substitute_rule=("ema", _SILENT_PENALTY),
+    substitute_points=(-15000, _SILENT_PENALTY),
+    substitute_uma=(-15000, _SILENT_PENALTY),
+    abortive_draws=("repeat", f"{WD} 3.8: a null hand keeps round, hand and bonus number"),
+    agari_yame=("optional", f"{WD} 3.7.2: a top dealer after South 4 may end the game"),
+)
+
+_WDMC_3P: dict[str, Entry] = _derive(
+    _WDMC,
+    players=(3, f"{WD} 5.1"),
+    uma=((0, 0, 0), f"{WD} 1.7 (Uma): used only in tournaments"),
+    honba_ron=(200, f"{WD} 5.4: 200 per bonus stick"),
+    honba_tsumo=(100, f"{WD} 5.4: 200 per bonus stick, 100 from each of two"),
+    noten_total=(2000, f"{WD} 5.4"),
+    kiriage=(False, f"{WD} 8.3 tables: 4 han 30 fu is 7,700"),
+    nagashi_mangan=(True, f"{WD} 5.5: nagashi mangan scores as a yakuman with 3 players"),
+    open_tanyao=(True, "chosen: as the 4-player WDMC rules (5.1)"),
+)
+
+AA = "Ari-Ari"
+_ARI_ARI: dict[str, Entry] = _derive(
+    _EMA,
+    start_points=(25000, f"{AA} 4.2"),
+    return_points=(30000, f"{AA} 9.2 step 1"),
+    uma=((30000, 10000, -10000, -30000), f"{AA} 9.2 step 3"),
+    tie_break=("seat", "chosen: the text is silent; Japanese practice ranks by seat"),
+    result_rounding=("none", f"{AA} 9.2 example: 61.3 / 4.9 / -18.2 / -48.0"),
+    riichi_stick=(1000, f"{AA} 8.1"),
+    honba_ron=(300, f"{AA} 11.2 and 9.1"),
+    honba_tsumo=(100, f"{AA} 11.2"),
+    noten_total=(3000, f"{AA} 6.6"),
+    kiriage=(False, f"{AA} 9.1 table: 4 han 30 fu is 7,700"),
+    han_limit=("kazoe_yakuman", f"{AA} 9.1 table: Yakuman 13"),
+    double_yakuman=(True, f"{AA} 10.7"),
+    multiple_ron=("headbump", f"{AA} 6.4: atamahane"),
+    multi_ron_honba=("first", f"{AA} 6.4: only one winner"),
+    multi_ron_riichi=("first", f"{AA} 6.4: only one winner"),
+    leftover_riichi=("first_place", "chosen: the text is silent; as EMA 3.7"),
+    bust=(False, "chosen: the text is silent; as EMA 4.1.4"),
+    west_round=(False, "chosen: the text is silent; the game ends after South 4"),
+    dealer_stays_on_draw=("tenpai", f"{AA} 11.2: a counter after a draw or dealer repeat"),
+    chombo=({"mode": "reverse_mangan", "points": 8000},
+            "chosen: the text is silent; club play, so EMA 3.4.6 outside tournaments"),
+    nagashi_mangan=(False, f"{AA} 10: not in the yaku list"),
+    aka_dora=(1, f"{AA} 1.3: one red five per suit"),
+    open_tanyao=(True, f"{AA} 10.1: Tanyao is not marked closed only"),
+    renhou=("none", f"{AA} 10: not in the yaku list"),
+    double_wind_pair_fu=(4, f"{AA} 12.2: Renfuu Jantou is 4 fu"),
+    abortive_draws=("none", f"{AA} 6: a hand ends by a win or an exhaustive draw"),
+)
+
+SD = "San Diego 2026.06"
+_SAN_DIEGO: dict[str, Entry] = _derive(
+    _EMA,
+    start_points=(25000, "chosen: the pamphlet is silent; 25,000 as in common club play"),
+    return_points=(25000, "chosen: the pamphlet has no oka"),
+    uma=((0, 0, 0, 0), "chosen: the pamphlet has no end-of-game bonus"),
+    tie_break=("split", "chosen: the pamphlet is silent; as EMA 3.7.1"),
+    honba_ron=(300, f"{SD} Continuity Rounds"),
+    honba_tsumo=(100, f"{SD} Continuity Rounds"),
+    noten_total=(3000, "chosen: the pamphlet's table is an image; 3,000 as usual"),
+    kiriage=(False, f"{SD} Scoring Table: 4 han 30 fu is 7,700"),
+    han_limit=("kazoe_yakuman", f"{SD} Scoring Table: Yakuman 13+ Fan"),
+    double_yakuman=(False, "chosen: the pamphlet lists no double yakuman"),
+    multiple_ron=("all", "chosen: the pamphlet is silent; as EMA 3.4.3"),
+    leftover_riichi=("first_place", "chosen: the pamphlet is silent; as EMA 3.7"),
+    bust=(False, "chosen: the pamphlet is silent; as EMA 4.1.4"),
+    west_round=(False, "chosen: the pamphlet is silent"),
+    dealer_stays_on_draw=("tenpai", f"{SD} Continuity Rounds"),
+    chombo=({"mode": "reverse_mangan", "points": 8000},
+            "chosen: the pamphlet is silent; club play, so EMA 3.4.6 outside tournaments"),
+    nagashi_mangan=(True, f"{SD} 5-Han Patterns: Nagashi Mangan"),
+    aka_dora=(0, "chosen: the pamphlet mentions no red fives"),
+    open_tanyao=(True, f"{SD} 1-Han Patterns: All Simples is not marked concealed"),
+    renhou=("yakuman", f"{SD} Yakuman: Blessing of Man"),
+    abortive_draws=("none", "chosen: the pamphlet lists no abortive draws"),
+)
+
+ONLINE = "game-record.md presets (common online settings)"
+_TENHOU: dict[str, Entry] = _derive(
+    _EMA,
+    start_points=(25000, ONLINE),
+    return_points=(30000, ONLINE),
+    uma=((20000, 10000, -10000, -20000), ONLINE),
+    tie_break=("seat", ONLINE),
+    result_rounding=("tenhou", "game-record.md result_rounding (Tenhou)"),
+    kiriage=(False, "chosen: Tenhou pays 4 han 30 fu as 7,700"),
+    han_limit=("kazoe_yakuman", "chosen: Tenhou counts 13+ han as yakuman"),
+    double_yakuman=(True, "chosen: Tenhou pays double yakuman"),
+    multiple_ron=("triple_abortive", ONLINE),
+    multi_ron_honba=("each", "chosen: the discarder pays counters to both winners"),
+    multi_ron_riichi=("first", "chosen: Tenhou gives the sticks to the nearest winner"),
+    leftover_riichi=("first_place", "chosen: sticks left at the end go to first place"),
+    bust=(True, ONLINE),
+    west_round=(True, ONLINE),
+    chombo=({"mode": "reverse_mangan", "points": 8000},
+            "chosen: no referee online; paid at the table as EMA 3.4.6 outside tournaments"),
+    nagashi_mangan=(True, "chosen: Tenhou has nagashi mangan"),
+    aka_dora=(1, ONLINE + ": red fives"),
+    renhou=("none", "chosen: Tenhou has no renhou"),
+    double_wind_pair_fu=(4, "chosen: Tenhou counts a double wind pair as 4 fu"),
+    substitute_rule=("none", "chosen: online play has no substitutes"),
+    abortive_draws=("counter", "chosen: Tenhou adds a counter after an abortive draw"),
+    agari_yame=("auto", "chosen: Tenhou ends the game when the all-last dealer is top"),
+)
+
+_WRC: dict[str, Entry] = _derive(
+    _TENHOU,
+    result_rounding=("none", "chosen: tournament results are kept exact"),
+    kiriage=(True, "chosen: as EMA 2025 4.1.2 (tournament practice)"),
+    double_yakuman=(False, "chosen: as EMA 2025 4.2.6 (tournament practice)"),
+    multi_ron_riichi=("own_back", "chosen: as EMA 2025 3.3.10"),
+    nagashi_mangan=(False, "chosen: as EMA 2025 (tournament practice)"),
+    chombo=({"mode": "penalty", "points": 20000}, "chosen: a tournament, as EMA 2025 3.4.6"),
+    double_wind_pair_fu=(2, "chosen: as EMA 2025 4.1.1"),
+    substitute_rule=("ema", "chosen: a tournament, as EMA 2025 7.3"),
+    agari_yame=("none", "chosen: a tournament game is played to its end"),
+)
+
+PRESET_TABLE: dict[str, dict[str, Entry]] = {
+    "ema-2025": _EMA,
+    "wdmc-2019": _WDMC,
+    "wdmc-2019-3p": _WDMC_3P,
+    "ari-ari": _ARI_ARI,
+    "san-diego": _SAN_DIEGO,
+    "wrc-2025": _WRC,
+    "tenhou": _TENHOU,
+}
+
+PRESET_VALUES: dict[str, dict[str, object]] = {
+    pid: {k: v for k, (v, _src) in table.items()} for pid, table in PRESET_TABLE.items()
+}
+PRESET_SOURCES: dict[str, dict[str, str]] = {
+    pid: {k: src for k, (_v, src) in table.items()} for pid, table in PRESET_TABLE.items()
+}

@@ -1,0 +1,68 @@
+"""Replay a game record (formats/game-record.md) into per-hand scores and final results."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from .errors import RecordError
+from .flow import START, advance
+from .results import final_results
+from .settle import settle
+from .validate import Record, parse_record
+
+
+def _run(rec: Record) -> dict[str, Any]:
+    rules = rec.rules
+    scores = [rules.start_points] * rules.players
+    state = START
+    ended_by: str | None = None
+    out_hands: list[dict[str, object]] = []
+    penalties: list[Mapping[str, object]] = list(rec.penalties)
+    for i, hand in enumerate(rec.hands):
+        if ended_by is not None:
+            raise RecordError(f"the game was over after hand {i - 1} ({ended_by})",
+                              hand=i, field="outcome")
+        settled = settle(hand, state.table(), rules)
+        scores = [s + d for s, d in zip(scores, settled.deltas, strict=True)]
+        out_hands.append({**state.as_dict(), "deltas": list(settled.deltas),
+                          "scores": list(scores)})
+        if settled.penalty is not None:  # EMA 2025 3.4.6: deducted after uma
+            seat, points = settled.penalty
+            penalties.append({"seat": seat, "points": points, "kind": "chombo",
+                              "note": f"hand {i}"})
+        state, ended_by = advance(state, settled, scores, rules,
+                                  more_hands=i + 1 < len(rec.hands))
+    if ended_by is None and rec.end == "time" and rec.hands:
+        ended_by = "time"  # EMA 2025 7.4: the session stopped after the last listed hand
+    final: dict[str, Any] | None = None
+    if ended_by is not None:
+        final = final_results(scores=scores, rules=rules, riichi_sticks_left=state.sticks,
+                              penalties=penalties, substitutes=rec.substitutes)
+    return {
+        "hands": out_hands,
+        "final": final,
+        "ended_by": ended_by,
+        "next": None if ended_by is not None else state.as_dict(),
+        "ruleset": rules.id,
+    }
+
+
+def replay(record: Mapping[str, object]) -> dict[str, Any]:
+    """The "Replay output" of game-record.md, plus ``next`` (the coming hand's round, honba,
+    riichi sticks and dealer; null once the game is over) and ``ruleset``.
+
+    A game still in progress (the rules have not ended it and ``end`` is not "time") has
+    ``final`` and ``ended_by`` null. Raises RecordError naming the hand and field.
+    """
+    return _run(parse_record(record))
+
+
+def preview_hand(record: Mapping[str, object], hand: Mapping[str, object]) -> dict[str, Any]:
+    """The replay entry of ``hand`` appended to ``record`` (RecordError: hand = len(hands))."""
+    hands = record.get("hands", [])
+    if not isinstance(hands, list):
+        raise RecordError("hands must be a list", field="hands")
+    result = replay({**record, "hands": [*hands, hand], "end": "complete"})
+    return {**result["hands"][-1], "final": result["final"], "ended_by": result["ended_by"],
+            "next": result["next"]}

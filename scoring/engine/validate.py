@@ -1,0 +1,266 @@
+"""Parse and check a game record (formats/game-record.md) into typed, immutable values.
+
+Everything a hand can be checked for without the game state is checked here; each error
+names the hand index and the field, and nothing is applied.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from .errors import RecordError, as_int
+from .results import parse_substitutes, penalty_points
+from .rules import Ruleset, load_ruleset
+
+FORMAT = "riichi-game-record/1"
+OUTCOMES = ("ron", "tsumo", "draw", "nagashi", "abortive", "chombo")
+_TOP_KEYS = {"format", "ruleset", "rules", "players", "hands", "end", "penalties", "substitutes"}
+_HAND_KEYS: dict[str, set[str]] = {
+    "ron": {"loser", "wins"},
+    "tsumo": {"wins"},
+    "draw": {"tenpai"},
+    "nagashi": {"nagashi", "tenpai"},
+    "abortive": set(),
+    "chombo": {"offender"},
+}
+_WIN_KEYS = {"winner", "han", "fu", "yakuman", "pao", "yaku", "dora", "tiles", "note"}
+MAX_YAKUMAN = 6  # chosen: a generous bound on stacked (double) yakuman
+
+
+@dataclass(frozen=True)
+class Win:
+    winner: int
+    han: int
+    fu: int | None
+    yakuman: int
+    pao: int | None
+
+
+@dataclass(frozen=True)
+class Hand:
+    outcome: str
+    riichi: tuple[int, ...]
+    loser: int | None = None
+    wins: tuple[Win, ...] = ()
+    tenpai: tuple[int, ...] = ()
+    nagashi: tuple[int, ...] = ()
+    offender: int | None = None
+
+
+@dataclass(frozen=True)
+class Record:
+    rules: Ruleset
+    players: tuple[str, ...]
+    hands: tuple[Hand, ...]
+    end: str
+    penalties: tuple[Mapping[str, object], ...]
+    substitutes: tuple[Mapping[str, object], ...]
+
+
+class _Checker:
+    """Field checks for one hand (``hand`` None for top-level fields)."""
+
+    def __init__(self, hand: int | None, rules: Ruleset) -> None:
+        self.hand = hand
+        self.rules = rules
+
+    def fail(self, field: str, message: str) -> RecordError:
+        return RecordError(message, hand=self.hand, field=field)
+
+    def seat(self, value: object, field: str) -> int:
+        seat = as_int(value)
+        if seat is None or not 0 <= seat < self.rules.players:
+            raise self.fail(field, f"seat must be 0..{self.rules.players - 1}, not {value!r}")
+        return seat
+
+    def seats(self, value: object, field: str, *, what: str) -> tuple[int, ...]:
+        if not isinstance(value, Sequence) or isinstance(value, str):
+            raise self.fail(field, f"{what} must be a list of seats")
+        out = tuple(self.seat(v, f"{field}[{i}]") for i, v in enumerate(value))
+        if len(set(out)) != len(out):
+            raise self.fail(field, f"duplicate seat in {what}")
+        return out
+
+
+def _check_fu(c: _Checker, han: int, fu: int, *, tsumo: bool, field: str) -> None:
+    """Han/fu pairs no hand can have (EMA 2025 4.1.1 minipoints)."""
+    if fu != 25 and fu % 10:
+        raise c.fail(field, f"fu must be a multiple of 10 or 25 (seven pairs), not {fu}")
+    if not 20 <= fu <= 110:
+        raise c.fail(field, f"fu must be between 20 and 110, not {fu}")
+    if fu == 20 and not tsumo:
+        # 20 fu is only pinfu tsumo: a concealed ron gets +10, an open one is rounded to 30.
+        raise c.fail(field, "20 fu is impossible on a ron (only pinfu by tsumo)")
+    if fu == 20 and han < 2:
+        raise c.fail(field, "20 fu needs pinfu and menzen tsumo: at least 2 han")
+    if fu == 25 and han < (3 if tsumo else 2):
+        # Seven pairs is 2 han; by tsumo menzen tsumo adds one more.
+        raise c.fail(field, f"25 fu (seven pairs) needs at least {3 if tsumo else 2} han")
+
+
+def _parse_win(c: _Checker, raw: object, field: str, *, tsumo: bool) -> Win:
+    if not isinstance(raw, Mapping):
+        raise c.fail(field, "a win must be an object")
+    unknown = sorted(set(raw) - _WIN_KEYS)
+    if unknown:
+        raise c.fail(f"{field}.{unknown[0]}", f"unknown key {unknown[0]!r}")
+    if "winner" not in raw:
+        raise c.fail(f"{field}.winner", "a win needs a winner")
+    winner = c.seat(raw["winner"], f"{field}.winner")
+    pao = c.seat(raw["pao"], f"{field}.pao") if raw.get("pao") is not None else None
+    if "yakuman" in raw:
+        if "han" in raw or "fu" in raw:
+            raise c.fail(f"{field}.yakuman", "give either yakuman or han/fu, not both")
+        k = as_int(raw["yakuman"])
+        if k is None or not 1 <= k <= MAX_YAKUMAN:
+            raise c.fail(f"{field}.yakuman",
+                         f"yakuman must be 1..{MAX_YAKUMAN}, not {raw['yakuman']!r}")
+        if k > 1 and not c.rules.double_yakuman:
+            raise c.fail(f"{field}.yakuman", "these rules count at most one yakuman per hand")
+        if pao == winner:
+            raise c.fail(f"{field}.pao", "the winner cannot be liable for their own hand")
+        return Win(winner, 0, None, k, pao)
+    if pao is not None:
+        # EMA 2025 3.3.7: liability exists only for Big Three Dragons / Big Four Winds.
+        raise c.fail(f"{field}.pao", "liability (pao) applies to yakuman wins only")
+    han_n = as_int(raw.get("han"))
+    if han_n is None or han_n < 1:
+        raise c.fail(f"{field}.han",
+                     f"han must be a whole number of at least 1, not {raw.get('han')!r}")
+    if raw.get("fu") is None:
+        if han_n < 5:
+            raise c.fail(f"{field}.fu", "fu is needed below 5 han")
+        return Win(winner, han_n, None, 0, None)
+    fu = as_int(raw["fu"])
+    if fu is None:
+        raise c.fail(f"{field}.fu", f"fu must be a whole number, not {raw['fu']!r}")
+    _check_fu(c, han_n, fu, tsumo=tsumo, field=f"{field}.fu")
+    return Win(winner, han_n, fu, 0, None)
+
+
+def _parse_wins(c: _Checker, raw: Mapping[str, object], *, tsumo: bool) -> tuple[Win, ...]:
+    wins = raw.get("wins")
+    if not isinstance(wins, Sequence) or isinstance(wins, str) or not wins:
+        raise c.fail("wins", "wins must be a non-empty list")
+    out = tuple(_parse_win(c, w, f"wins[{i}]", tsumo=tsumo) for i, w in enumerate(wins))
+    winners = [w.winner for w in out]
+    if len(set(winners)) != len(winners):
+        raise c.fail("wins", "the same winner appears twice")
+    return out
+
+
+def parse_hand(raw: object, index: int, rules: Ruleset) -> Hand:
+    c = _Checker(index, rules)
+    if not isinstance(raw, Mapping):
+        raise c.fail("", "a hand must be an object")
+    outcome = raw.get("outcome")
+    if outcome not in OUTCOMES:
+        raise c.fail("outcome", f"outcome must be one of {', '.join(OUTCOMES)}, not {outcome!r}")
+    assert isinstance(outcome, str)
+    unknown = sorted(set(raw) - _HAND_KEYS[outcome] - {"outcome", "riichi", "note"})
+    if unknown:
+        raise c.fail(unknown[0], f"unknown key {unknown[0]!r} for a {outcome} hand")
+    riichi = c.seats(raw.get("riichi", []), "riichi", what="riichi")
+    if outcome == "ron":
+        if "loser" not in raw:
+            raise c.fail("loser", "a ron needs the loser (the discarder)")
+        loser = c.seat(raw["loser"], "loser")
+        wins = _parse_wins(c, raw, tsumo=False)
+        for i, w in enumerate(wins):
+            if w.winner == loser:
+                raise c.fail(f"wins[{i}].winner", "the winner is also the loser")
+        _check_multiple_ron(c, len(wins))
+        return Hand(outcome, riichi, loser=loser, wins=wins)
+    if outcome == "tsumo":
+        wins = _parse_wins(c, raw, tsumo=True)
+        if len(wins) != 1:
+            raise c.fail("wins", "a tsumo has exactly one winner")
+        return Hand(outcome, riichi, wins=wins)
+    if outcome in ("draw", "nagashi"):
+        tenpai = c.seats(raw.get("tenpai", []), "tenpai", what="tenpai")
+        for seat in riichi:
+            if seat not in tenpai:
+                # EMA 2025 3.4.6: riichi while noten is a chombo, found at the draw.
+                raise c.fail("tenpai", f"seat {seat} declared riichi and must be tenpai "
+                                       "(a noten riichi is a chombo hand)")
+        if outcome == "draw":
+            return Hand(outcome, riichi, tenpai=tenpai)
+        if not rules.nagashi_mangan:
+            raise c.fail("outcome", "these rules have no nagashi mangan")
+        nagashi = c.seats(raw.get("nagashi", []), "nagashi", what="nagashi")
+        if not nagashi or len(nagashi) == rules.players:
+            raise c.fail("nagashi", "nagashi needs at least one seat and someone to pay")
+        return Hand(outcome, riichi, tenpai=tenpai, nagashi=nagashi)
+    if outcome == "abortive":
+        if rules.abortive_draws == "none":
+            raise c.fail("outcome", "these rules have no abortive draws")
+        return Hand(outcome, riichi)
+    if "offender" not in raw:
+        raise c.fail("offender", "a chombo needs the offender")
+    return Hand(outcome, riichi, offender=c.seat(raw["offender"], "offender"))
+
+
+def _check_multiple_ron(c: _Checker, count: int) -> None:
+    mode = c.rules.multiple_ron
+    if count > 1 and mode == "headbump":
+        raise c.fail("wins", "these rules allow one ron only (head bump)")
+    if count > 2 and mode == "triple_abortive":
+        raise c.fail("wins", "under these rules a triple ron is an abortive draw")
+    if count > c.rules.players - 1:
+        raise c.fail("wins", "too many winners")
+
+
+def _check_penalties(c: _Checker, raw: object) -> tuple[Mapping[str, object], ...]:
+    if raw is None:
+        return ()
+    if not isinstance(raw, Sequence) or isinstance(raw, str):
+        raise c.fail("penalties", "penalties must be a list")
+    for i, p in enumerate(raw):
+        if isinstance(p, Mapping) and p.get("kind") == "chombo":
+            # The engine adds chombo penalties from the chombo hands (game-record.md).
+            raise c.fail(f"penalties[{i}].kind", "chombo penalties come from chombo hands")
+        penalty_points(p, i, c.rules)  # checked now, so a game in progress is checked too
+    return tuple(raw)
+
+
+def parse_record(record: Mapping[str, object]) -> Record:
+    if not isinstance(record, Mapping):
+        raise RecordError("a game record must be a JSON object", field="")
+    unknown = sorted(set(record) - _TOP_KEYS)
+    if unknown:
+        raise RecordError(f"unknown key {unknown[0]!r}", field=unknown[0])
+    if record.get("format", FORMAT) != FORMAT:
+        raise RecordError(f"format must be {FORMAT!r}", field="format")
+    overrides = record.get("rules")
+    preset = record.get("ruleset")
+    if not isinstance(preset, str):
+        raise RecordError("ruleset must be a preset id", field="ruleset")
+    if overrides is not None and not isinstance(overrides, Mapping):
+        raise RecordError("rules must be an object of overrides", field="rules")
+    rules = load_ruleset(preset, overrides)
+    c = _Checker(None, rules)
+    players = record.get("players")
+    if (not isinstance(players, Sequence) or isinstance(players, str)
+            or not all(isinstance(p, str) for p in players)):
+        raise c.fail("players", "players must be a list of names")
+    if len(players) != rules.players:
+        raise c.fail("players", f"these rules need {rules.players} players, got {len(players)}")
+    end = record.get("end", "complete")
+    if end not in ("complete", "time"):
+        raise c.fail("end", f'end must be "complete" or "time", not {end!r}')
+    hands = record.get("hands", [])
+    if not isinstance(hands, Sequence) or isinstance(hands, str):
+        raise c.fail("hands", "hands must be a list")
+    substitutes = record.get("substitutes") or ()
+    if not isinstance(substitutes, Sequence) or isinstance(substitutes, str):
+        raise c.fail("substitutes", "substitutes must be a list")
+    parse_substitutes(substitutes, rules)
+    return Record(
+        rules=rules,
+        players=tuple(players),
+        hands=tuple(parse_hand(h, i, rules) for i, h in enumerate(hands)),
+        end=str(end),
+        penalties=_check_penalties(c, record.get("penalties")),
+        substitutes=tuple(substitutes),
+    )
