@@ -45,8 +45,10 @@ def main() -> int:
     print(f"hands per second:      {rate:,.0f}")
     print(f"games per second:      {args.games / best:,.0f}")
     ratio = rate / REFERENCE_HANDS_PER_S
-    print(f"reference (tile eval): {REFERENCE_HANDS_PER_S:,} hands/s, ratio {ratio:.1f}x"
-          " (ANCHORS.md; a different task, for scale only)")
+    print(
+        f"reference (tile eval): {REFERENCE_HANDS_PER_S:,} hands/s, ratio {ratio:.1f}x"
+        " (ANCHORS.md; a different task, for scale only)"
+    )
     return 0
 
 

@@ -31,8 +31,12 @@ class State:
         return Table(dealer=self.dealer, honba=self.honba, sticks=self.sticks)
 
     def as_dict(self) -> dict[str, object]:
-        return {"round": self.label, "honba": self.honba, "riichi_sticks": self.sticks,
-                "dealer": self.dealer}
+        return {
+            "round": self.label,
+            "honba": self.honba,
+            "riichi_sticks": self.sticks,
+            "dealer": self.dealer,
+        }
 
 
 START = State(EAST, 0, 0, 0)
@@ -65,9 +69,13 @@ def advance(
         nxt = State(wind, kyoku, honba, settled.sticks_after)
     if rules.bust and min(scores) < 0:
         return nxt, "bust"  # WDMC 2019 3.0: the game ends when a player goes below zero
-    if (settled.dealer_stays and _all_last(state, rules) and rules.agari_yame != "none"
-            and _dealer_top(state.dealer, scores, rules)
-            and (rules.agari_yame == "auto" or not more_hands)):
+    if (
+        settled.dealer_stays
+        and _all_last(state, rules)
+        and rules.agari_yame != "none"
+        and _dealer_top(state.dealer, scores, rules)
+        and (rules.agari_yame == "auto" or not more_hands)
+    ):
         return nxt, "dealer_top"  # WDMC 2019 3.7.2: the top dealer stops in the all-last
     if state.wind == WEST and max(scores) >= rules.return_points:
         return nxt, "west"  # sudden death in the west round

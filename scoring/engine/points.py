@@ -50,7 +50,11 @@ def _limit_of(base: int) -> str | None:
     if base >= 2 * YAKUMAN:
         return "double_yakuman" if base == 2 * YAKUMAN else f"{base // YAKUMAN}x_yakuman"
     return {
-        YAKUMAN: "yakuman", 6000: "sanbaiman", 4000: "baiman", 3000: "haneman", MANGAN: "mangan",
+        YAKUMAN: "yakuman",
+        6000: "sanbaiman",
+        4000: "baiman",
+        3000: "haneman",
+        MANGAN: "mangan",
     }.get(base)
 
 
@@ -81,11 +85,25 @@ def hand_payment(
     limit = _limit_of(base)
     if rules.players == 3:  # WDMC 2019 5.4
         share = ceil100(2 * base)
-        return HandPayment(base, limit, ceil100(4 * base), 0 if dealer else share, share,
-                           ceil100(4 * base), 2 * share)
+        return HandPayment(
+            base,
+            limit,
+            ceil100(4 * base),
+            0 if dealer else share,
+            share,
+            ceil100(4 * base),
+            2 * share,
+        )
     if dealer:  # EMA 2025 4.1.2: the dealer is paid 6 x base on ron, 2 x base each on tsumo
         share = ceil100(2 * base)
         return HandPayment(base, limit, ceil100(6 * base), 0, share, ceil100(6 * base), 3 * share)
     from_dealer, from_other = ceil100(2 * base), ceil100(base)
-    return HandPayment(base, limit, ceil100(4 * base), from_dealer, from_other,
-                       ceil100(4 * base), from_dealer + 2 * from_other)
+    return HandPayment(
+        base,
+        limit,
+        ceil100(4 * base),
+        from_dealer,
+        from_other,
+        ceil100(4 * base),
+        from_dealer + 2 * from_other,
+    )

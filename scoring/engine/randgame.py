@@ -13,11 +13,7 @@ from .replay import replay
 from .rules import PRESETS, Ruleset, load_ruleset
 
 # (han, fu, tsumo allowed, ron allowed): every pair validate.py accepts below 5 han.
-_SMALL = [
-    (han, fu)
-    for han in range(1, 5)
-    for fu in (20, 25, *range(30, 120, 10))
-]
+_SMALL = [(han, fu) for han in range(1, 5) for fu in (20, 25, *range(30, 120, 10))]
 
 
 def _small_ok(han: int, fu: int, tsumo: bool) -> bool:
@@ -28,8 +24,9 @@ def _small_ok(han: int, fu: int, tsumo: bool) -> bool:
     return True
 
 
-def _win(rng: random.Random, winner: int, rules: Ruleset, *, tsumo: bool,
-         others: list[int]) -> dict[str, object]:
+def _win(
+    rng: random.Random, winner: int, rules: Ruleset, *, tsumo: bool, others: list[int]
+) -> dict[str, object]:
     roll = rng.random()
     if roll < 0.02:
         k = 2 if rules.double_yakuman and rng.random() < 0.2 else 1
@@ -54,8 +51,9 @@ def random_hand(rng: random.Random, rules: Ruleset) -> dict[str, object]:
         most = {"headbump": 1, "triple_abortive": 2}.get(rules.multiple_ron, n - 1)
         count = 1 if rng.random() < 0.9 else rng.randint(1, most)
         winners = rng.sample(others, count)
-        wins = [_win(rng, w, rules, tsumo=False, others=[s for s in seats if s != w])
-                for w in winners]
+        wins = [
+            _win(rng, w, rules, tsumo=False, others=[s for s in seats if s != w]) for w in winners
+        ]
         return {"outcome": "ron", "riichi": riichi, "loser": loser, "wins": wins}
     if roll < 0.70:
         w = rng.randrange(n)
@@ -72,15 +70,22 @@ def random_hand(rng: random.Random, rules: Ruleset) -> dict[str, object]:
     return {"outcome": "chombo", "riichi": riichi, "offender": rng.randrange(n)}
 
 
-def random_record(rng: random.Random, preset: str | None = None, max_hands: int = 40,
-                  overrides: dict[str, object] | None = None) -> dict[str, object]:
+def random_record(
+    rng: random.Random,
+    preset: str | None = None,
+    max_hands: int = 40,
+    overrides: dict[str, object] | None = None,
+) -> dict[str, object]:
     """A valid record: hands until the rules end the game, or ``end: "time"`` if cut short."""
     pid = preset or rng.choice(sorted(PRESETS))
     rules = load_ruleset(pid, overrides)
     hands = [random_hand(rng, rules) for _ in range(rng.randint(1, max_hands))]
     record: dict[str, object] = {
-        "format": "riichi-game-record/1", "ruleset": pid,
-        "players": [f"p{i}" for i in range(rules.players)], "hands": hands, "end": "time",
+        "format": "riichi-game-record/1",
+        "ruleset": pid,
+        "players": [f"p{i}" for i in range(rules.players)],
+        "hands": hands,
+        "end": "time",
     }
     if overrides:
         record["rules"] = overrides
@@ -90,5 +95,5 @@ def random_record(rng: random.Random, preset: str | None = None, max_hands: int 
         replay(record)
     except RecordError as exc:  # the rules ended the game earlier: cut the record there
         assert exc.field == "outcome" and exc.hand is not None, exc
-        record["hands"] = hands[:exc.hand]
+        record["hands"] = hands[: exc.hand]
     return record

@@ -21,24 +21,31 @@ def _run(rec: Record) -> dict[str, Any]:
     penalties: list[Mapping[str, object]] = list(rec.penalties)
     for i, hand in enumerate(rec.hands):
         if ended_by is not None:
-            raise RecordError(f"the game was over after hand {i - 1} ({ended_by})",
-                              hand=i, field="outcome")
+            raise RecordError(
+                f"the game was over after hand {i - 1} ({ended_by})", hand=i, field="outcome"
+            )
         settled = settle(hand, state.table(), rules)
         scores = [s + d for s, d in zip(scores, settled.deltas, strict=True)]
-        out_hands.append({**state.as_dict(), "deltas": list(settled.deltas),
-                          "scores": list(scores)})
+        out_hands.append(
+            {**state.as_dict(), "deltas": list(settled.deltas), "scores": list(scores)}
+        )
         if settled.penalty is not None:  # EMA 2025 3.4.6: deducted after uma
             seat, points = settled.penalty
-            penalties.append({"seat": seat, "points": points, "kind": "chombo",
-                              "note": f"hand {i}"})
-        state, ended_by = advance(state, settled, scores, rules,
-                                  more_hands=i + 1 < len(rec.hands))
+            penalties.append(
+                {"seat": seat, "points": points, "kind": "chombo", "note": f"hand {i}"}
+            )
+        state, ended_by = advance(state, settled, scores, rules, more_hands=i + 1 < len(rec.hands))
     if ended_by is None and rec.end == "time" and rec.hands:
         ended_by = "time"  # EMA 2025 7.4: the session stopped after the last listed hand
     final: dict[str, Any] | None = None
     if ended_by is not None:
-        final = final_results(scores=scores, rules=rules, riichi_sticks_left=state.sticks,
-                              penalties=penalties, substitutes=rec.substitutes)
+        final = final_results(
+            scores=scores,
+            rules=rules,
+            riichi_sticks_left=state.sticks,
+            penalties=penalties,
+            substitutes=rec.substitutes,
+        )
     return {
         "hands": out_hands,
         "final": final,
@@ -64,5 +71,9 @@ def preview_hand(record: Mapping[str, object], hand: Mapping[str, object]) -> di
     if not isinstance(hands, list):
         raise RecordError("hands must be a list", field="hands")
     result = replay({**record, "hands": [*hands, hand], "end": "complete"})
-    return {**result["hands"][-1], "final": result["final"], "ended_by": result["ended_by"],
-            "next": result["next"]}
+    return {
+        **result["hands"][-1],
+        "final": result["final"],
+        "ended_by": result["ended_by"],
+        "next": result["next"],
+    }

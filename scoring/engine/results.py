@@ -22,13 +22,15 @@ def check_final_scores(
     if len(scores) != rules.players or any(as_int(s) is None for s in scores):
         raise RecordError(f"need {rules.players} integer scores", field="scores")
     if as_int(riichi_sticks_left) is None or riichi_sticks_left < 0:
-        raise RecordError("riichi sticks left must be a non-negative integer",
-                          field="riichi_sticks_left")
+        raise RecordError(
+            "riichi sticks left must be a non-negative integer", field="riichi_sticks_left"
+        )
     expected = rules.players * rules.start_points
     total = sum(scores) + riichi_sticks_left * rules.riichi_stick
     if total != expected:
-        raise RecordError(f"scores plus sticks on the table add up to {total}, not {expected}",
-                          field="scores")
+        raise RecordError(
+            f"scores plus sticks on the table add up to {total}, not {expected}", field="scores"
+        )
 
 
 def _order(scores: Sequence[int], seats: Sequence[int]) -> list[int]:
@@ -62,7 +64,7 @@ def _place_bonus(
     rank = [0] * rules.players
     place = 0
     for group in _groups(scores, seats, rules.tie_break):
-        _share(sum(bonus[place:place + len(group)]), group, out)
+        _share(sum(bonus[place : place + len(group)]), group, out)
         for seat in group:
             rank[seat] = place + 1
         place += len(group)
@@ -86,16 +88,19 @@ def penalty_points(p: Mapping[str, object], i: int, rules: Ruleset) -> tuple[int
             raise RecordError("lateness needs points or minutes", field=f"{field}.minutes")
         points = math.ceil(minutes) * rules.lateness_per_minute  # EMA 2025 7.2: per started minute
     if points is None:
-        defaults = {"score_sheet": rules.score_sheet_penalty,  # EMA 2025 7.5
-                    "all_last_sheet": rules.all_last_sheet_penalty}  # EMA 2025 6.10
+        defaults = {
+            "score_sheet": rules.score_sheet_penalty,  # EMA 2025 7.5
+            "all_last_sheet": rules.all_last_sheet_penalty,
+        }  # EMA 2025 6.10
         points = defaults.get(str(kind))
     amount = as_int(points)
     if amount is None or amount <= 0:
         raise RecordError("points must be a positive integer", field=f"{field}.points")
     if kind == "lateness" and amount > cap:
         # EMA 2025 7.3: later than 10 minutes means a substitute, not a lateness penalty.
-        raise RecordError(f"lateness is at most {cap}; a later player is substituted",
-                          field=f"{field}.points")
+        raise RecordError(
+            f"lateness is at most {cap}; a later player is substituted", field=f"{field}.points"
+        )
     return seat, amount
 
 

@@ -114,12 +114,23 @@ _CHOICES: dict[str, tuple[object, ...]] = {
     "agari_yame": AGARI_YAME,
 }
 _BOOLS = {
-    "kiriage", "double_yakuman", "bust", "west_round", "nagashi_mangan", "open_tanyao",
+    "kiriage",
+    "double_yakuman",
+    "bust",
+    "west_round",
+    "nagashi_mangan",
+    "open_tanyao",
 }
 _POSITIVE = {"start_points", "return_points"}
 _NON_NEGATIVE = {
-    "riichi_stick", "honba_ron", "honba_tsumo", "noten_total", "aka_dora",
-    "lateness_per_minute", "lateness_max_minutes", "score_sheet_penalty",
+    "riichi_stick",
+    "honba_ron",
+    "honba_tsumo",
+    "noten_total",
+    "aka_dora",
+    "lateness_per_minute",
+    "lateness_max_minutes",
+    "score_sheet_penalty",
     "all_last_sheet_penalty",
 }
 _NON_POSITIVE = {"substitute_points", "substitute_uma"}
@@ -154,8 +165,9 @@ def _coerce(key: str, value: object) -> object:
             raise RulesError(f"chombo.mode must be one of {CHOMBO_MODES}", field=f"{field}.mode")
         chombo_points = as_int(points)
         if chombo_points is None or chombo_points < 0:
-            raise RulesError("chombo.points must be a non-negative integer",
-                             field=f"{field}.points")
+            raise RulesError(
+                "chombo.points must be a non-negative integer", field=f"{field}.points"
+            )
         return Chombo(mode=str(mode), points=chombo_points)
     number = as_int(value)
     if number is None:
@@ -172,16 +184,20 @@ def _coerce(key: str, value: object) -> object:
 def _check_whole(rules: Ruleset) -> None:
     """Cross-key checks: uma has one entry per player and sums to zero (results stay zero-sum)."""
     if len(rules.uma) != rules.players:
-        raise RulesError(f"uma needs {rules.players} entries, got {len(rules.uma)}",
-                         field="rules.uma")
+        raise RulesError(
+            f"uma needs {rules.players} entries, got {len(rules.uma)}", field="rules.uma"
+        )
     if sum(rules.uma) != 0:
         raise RulesError("uma must sum to zero", field="rules.uma")
     if rules.return_points < rules.start_points:
-        raise RulesError("return_points must not be below start_points",
-                         field="rules.return_points")
+        raise RulesError(
+            "return_points must not be below start_points", field="rules.return_points"
+        )
     if any(rules.noten_total % n for n in range(1, rules.players)):
-        raise RulesError("noten_total must split evenly among the tenpai and noten players",
-                         field="rules.noten_total")
+        raise RulesError(
+            "noten_total must split evenly among the tenpai and noten players",
+            field="rules.noten_total",
+        )
     if rules.aka_dora > 4:
         raise RulesError("aka_dora counts red fives per suit: at most 4", field="rules.aka_dora")
 

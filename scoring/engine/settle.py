@@ -41,8 +41,9 @@ def _win_payment(win: Win, *, dealer: bool, rules: Ruleset) -> tuple[int, int, i
     return p.ron, p.tsumo_dealer, p.tsumo_non_dealer
 
 
-def _pay_sticks(deltas: list[int], hand: Hand, t: Table, rules: Ruleset,
-                winners: list[int]) -> None:
+def _pay_sticks(
+    deltas: list[int], hand: Hand, t: Table, rules: Ruleset, winners: list[int]
+) -> None:
     """Riichi bets: winners in riichi get their own back on a multiple ron (EMA 2025 3.3.10),
     the rest (and earlier hands' sticks) go to the first winner after the discarder."""
     pot = t.sticks + len(hand.riichi)
@@ -112,8 +113,9 @@ def _settle_draw(hand: Hand, t: Table, rules: Ruleset, deltas: list[int]) -> Set
             else:
                 deltas[seat] -= rules.noten_total // noten
     # EMA 2025 3.4.2: riichi bets stay on the table after a draw.
-    return Settlement(tuple(deltas), t.sticks + len(hand.riichi),
-                      _dealer_stays_on_draw(hand, t, rules), "add")
+    return Settlement(
+        tuple(deltas), t.sticks + len(hand.riichi), _dealer_stays_on_draw(hand, t, rules), "add"
+    )
 
 
 def _settle_nagashi(hand: Hand, t: Table, rules: Ruleset, deltas: list[int]) -> Settlement:
@@ -122,16 +124,18 @@ def _settle_nagashi(hand: Hand, t: Table, rules: Ruleset, deltas: list[int]) -> 
     is scored as a tsumo); no counters are paid and the sticks stay, as after a draw."""
     yakuman = 1 if rules.players == 3 else 0
     for seat in hand.nagashi:
-        p = hand_payment(han=0 if yakuman else 5, fu=None, yakuman=yakuman,
-                         dealer=seat == t.dealer, rules=rules)
+        p = hand_payment(
+            han=0 if yakuman else 5, fu=None, yakuman=yakuman, dealer=seat == t.dealer, rules=rules
+        )
         for payer in range(rules.players):
             if payer in hand.nagashi:
                 continue
             share = p.tsumo_dealer if payer == t.dealer else p.tsumo_non_dealer
             deltas[payer] -= share
             deltas[seat] += share
-    return Settlement(tuple(deltas), t.sticks + len(hand.riichi),
-                      _dealer_stays_on_draw(hand, t, rules), "add")
+    return Settlement(
+        tuple(deltas), t.sticks + len(hand.riichi), _dealer_stays_on_draw(hand, t, rules), "add"
+    )
 
 
 def _settle_chombo(hand: Hand, t: Table, rules: Ruleset, deltas: list[int]) -> Settlement:
@@ -141,8 +145,9 @@ def _settle_chombo(hand: Hand, t: Table, rules: Ruleset, deltas: list[int]) -> S
     for seat in hand.riichi:
         deltas[seat] += rules.riichi_stick  # returned
     if rules.chombo.mode == "penalty":
-        return Settlement(tuple(deltas), t.sticks, True, "keep",
-                          penalty=(hand.offender, rules.chombo.points))
+        return Settlement(
+            tuple(deltas), t.sticks, True, "keep", penalty=(hand.offender, rules.chombo.points)
+        )
     p = hand_payment(han=5, fu=None, dealer=hand.offender == t.dealer, rules=rules)
     for seat in range(rules.players):
         if seat != hand.offender:

@@ -114,8 +114,9 @@ def _parse_win(c: _Checker, raw: object, field: str, *, tsumo: bool) -> Win:
             raise c.fail(f"{field}.yakuman", "give either yakuman or han/fu, not both")
         k = as_int(raw["yakuman"])
         if k is None or not 1 <= k <= MAX_YAKUMAN:
-            raise c.fail(f"{field}.yakuman",
-                         f"yakuman must be 1..{MAX_YAKUMAN}, not {raw['yakuman']!r}")
+            raise c.fail(
+                f"{field}.yakuman", f"yakuman must be 1..{MAX_YAKUMAN}, not {raw['yakuman']!r}"
+            )
         if k > 1 and not c.rules.double_yakuman:
             raise c.fail(f"{field}.yakuman", "these rules count at most one yakuman per hand")
         if pao == winner:
@@ -126,8 +127,9 @@ def _parse_win(c: _Checker, raw: object, field: str, *, tsumo: bool) -> Win:
         raise c.fail(f"{field}.pao", "liability (pao) applies to yakuman wins only")
     han_n = as_int(raw.get("han"))
     if han_n is None or han_n < 1:
-        raise c.fail(f"{field}.han",
-                     f"han must be a whole number of at least 1, not {raw.get('han')!r}")
+        raise c.fail(
+            f"{field}.han", f"han must be a whole number of at least 1, not {raw.get('han')!r}"
+        )
     if raw.get("fu") is None:
         if han_n < 5:
             raise c.fail(f"{field}.fu", "fu is needed below 5 han")
@@ -182,8 +184,11 @@ def parse_hand(raw: object, index: int, rules: Ruleset) -> Hand:
         for seat in riichi:
             if seat not in tenpai:
                 # EMA 2025 3.4.6: riichi while noten is a chombo, found at the draw.
-                raise c.fail("tenpai", f"seat {seat} declared riichi and must be tenpai "
-                                       "(a noten riichi is a chombo hand)")
+                raise c.fail(
+                    "tenpai",
+                    f"seat {seat} declared riichi and must be tenpai "
+                    "(a noten riichi is a chombo hand)",
+                )
         if outcome == "draw":
             return Hand(outcome, riichi, tenpai=tenpai)
         if not rules.nagashi_mangan:
@@ -241,8 +246,11 @@ def parse_record(record: Mapping[str, object]) -> Record:
     rules = load_ruleset(preset, overrides)
     c = _Checker(None, rules)
     players = record.get("players")
-    if (not isinstance(players, Sequence) or isinstance(players, str)
-            or not all(isinstance(p, str) for p in players)):
+    if (
+        not isinstance(players, Sequence)
+        or isinstance(players, str)
+        or not all(isinstance(p, str) for p in players)
+    ):
         raise c.fail("players", "players must be a list of names")
     if len(players) != rules.players:
         raise c.fail("players", f"these rules need {rules.players} players, got {len(players)}")

@@ -7,11 +7,17 @@ from typing import Any
 from scoring.engine import replay
 
 
-def record(ruleset: str = "ema-2025", hands: list[dict[str, Any]] | None = None,
-           **top: Any) -> dict[str, Any]:
+def record(
+    ruleset: str = "ema-2025", hands: list[dict[str, Any]] | None = None, **top: Any
+) -> dict[str, Any]:
     players = 3 if ruleset.endswith("-3p") or top.get("rules", {}).get("players") == 3 else 4
-    return {"format": "riichi-game-record/1", "ruleset": ruleset,
-            "players": [f"p{i}" for i in range(players)], "hands": hands or [], **top}
+    return {
+        "format": "riichi-game-record/1",
+        "ruleset": ruleset,
+        "players": [f"p{i}" for i in range(players)],
+        "hands": hands or [],
+        **top,
+    }
 
 
 def ron(loser: int, *wins: dict[str, Any], riichi: list[int] | None = None) -> dict[str, Any]:

@@ -127,11 +127,14 @@ def test_west_round_ends_after_west_4() -> None:
     assert out["ended_by"] == "west4" and out["hands"][-1]["round"] == "W4"
 
 
-@pytest.mark.parametrize(("mode", "labels"), [
-    ("tenpai", ["E1-0", "E2-1", "E2-2"]),
-    ("always", ["E1-0", "E1-1", "E1-2"]),
-    ("never", ["E1-0", "E2-1", "E3-2"]),
-])
+@pytest.mark.parametrize(
+    ("mode", "labels"),
+    [
+        ("tenpai", ["E1-0", "E2-1", "E2-2"]),
+        ("always", ["E1-0", "E1-1", "E1-2"]),
+        ("never", ["E1-0", "E2-1", "E3-2"]),
+    ],
+)
 def test_dealer_stays_on_draw(mode: str, labels: list[str]) -> None:
     """EMA 2025 3.4.5 ("tenpai") and the other settings of dealer_stays_on_draw."""
     hands = [draw([]), draw([1]), draw([])]

@@ -31,10 +31,18 @@ def test_natural_mangan_cap() -> None:
     assert base_points(han=3, fu=70, rules=EMA) == 2000
 
 
-@pytest.mark.parametrize(("han", "base", "name"), [
-    (5, 2000, "mangan"), (6, 3000, "haneman"), (7, 3000, "haneman"), (8, 4000, "baiman"),
-    (10, 4000, "baiman"), (11, 6000, "sanbaiman"), (12, 6000, "sanbaiman"),
-])
+@pytest.mark.parametrize(
+    ("han", "base", "name"),
+    [
+        (5, 2000, "mangan"),
+        (6, 3000, "haneman"),
+        (7, 3000, "haneman"),
+        (8, 4000, "baiman"),
+        (10, 4000, "baiman"),
+        (11, 6000, "sanbaiman"),
+        (12, 6000, "sanbaiman"),
+    ],
+)
 def test_limit_hands(han: int, base: int, name: str) -> None:
     """EMA 2025 4.1.2: the limit hands table."""
     assert base_points(han=han, fu=None, rules=EMA) == base
@@ -73,8 +81,9 @@ EMA_EXAMPLES = [
 
 
 @pytest.mark.parametrize(("example", "han", "fu", "is_tsumo", "east", "other"), EMA_EXAMPLES)
-def test_ema_4_3_examples(example: int, han: int, fu: int | None, is_tsumo: bool,
-                          east: object, other: object) -> None:
+def test_ema_4_3_examples(
+    example: int, han: int, fu: int | None, is_tsumo: bool, east: object, other: object
+) -> None:
     """EMA 2025 4.3 scoring examples."""
     d = hand_payment(han=han, fu=fu, dealer=True, rules=EMA)
     n = hand_payment(han=han, fu=fu, dealer=False, rules=EMA)

@@ -16,18 +16,22 @@ from hypothesis import strategies as st
 from scoring.engine import PRESETS, final_results, load_ruleset, replay
 from scoring.engine.randgame import random_record
 
-OVERRIDES = st.fixed_dictionaries({}, optional={
-    "multi_ron_riichi": st.sampled_from(["own_back", "first"]),
-    "multi_ron_honba": st.sampled_from(["each", "first"]),
-    "chombo": st.sampled_from([{"mode": "penalty", "points": 20000},
-                               {"mode": "reverse_mangan", "points": 8000}]),
-    "bust": st.booleans(),
-    "west_round": st.booleans(),
-    "leftover_riichi": st.sampled_from(["first_place", "lost"]),
-    "tie_break": st.sampled_from(["split", "seat"]),
-    "result_rounding": st.sampled_from(["none", "tenhou"]),
-    "kiriage": st.booleans(),
-})
+OVERRIDES = st.fixed_dictionaries(
+    {},
+    optional={
+        "multi_ron_riichi": st.sampled_from(["own_back", "first"]),
+        "multi_ron_honba": st.sampled_from(["each", "first"]),
+        "chombo": st.sampled_from(
+            [{"mode": "penalty", "points": 20000}, {"mode": "reverse_mangan", "points": 8000}]
+        ),
+        "bust": st.booleans(),
+        "west_round": st.booleans(),
+        "leftover_riichi": st.sampled_from(["first_place", "lost"]),
+        "tie_break": st.sampled_from(["split", "seat"]),
+        "result_rounding": st.sampled_from(["none", "tenhou"]),
+        "kiriage": st.booleans(),
+    },
+)
 
 
 @st.composite
@@ -75,9 +79,16 @@ def test_results_sum_and_ranks_ignore_penalties(preset: str, data: st.DataObject
     cuts = data.draw(st.lists(st.integers(-200, 800), min_size=n - 1, max_size=n - 1))
     scores = [c * 100 for c in cuts]
     scores.append(n * rules.start_points - sum(scores))
-    drawn = data.draw(st.lists(st.tuples(
-        st.integers(0, n - 1), st.integers(1, 50),
-        st.sampled_from(["obstruction", "other", "score_sheet"])), max_size=3))
+    drawn = data.draw(
+        st.lists(
+            st.tuples(
+                st.integers(0, n - 1),
+                st.integers(1, 50),
+                st.sampled_from(["obstruction", "other", "score_sheet"]),
+            ),
+            max_size=3,
+        )
+    )
     penalties = [{"seat": seat, "points": k * 1000, "kind": kind} for seat, k, kind in drawn]
     plain = final_results(scores=scores, rules=rules)
     fined = final_results(scores=scores, rules=rules, penalties=penalties)

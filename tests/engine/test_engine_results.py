@@ -91,16 +91,20 @@ def test_penalties_after_uma_never_change_ranks() -> None:
 
 def test_lateness_per_started_minute() -> None:
     """EMA 2025 7.2: 1,000 per minute late, rounded up (9 min 30 s = 10,000)."""
-    f = final_results(scores=[30000] * 4, rules=EMA,
-                      penalties=[{"seat": 1, "kind": "lateness", "minutes": 9.5}])
+    f = final_results(
+        scores=[30000] * 4, rules=EMA, penalties=[{"seat": 1, "kind": "lateness", "minutes": 9.5}]
+    )
     assert f["penalties"] == [0, 10000, 0, 0]
 
 
 def test_lateness_over_ten_minutes_is_a_substitute() -> None:
     """EMA 2025 7.3: later than 10 minutes means a substitute, not a penalty."""
     with pytest.raises(RecordError) as err:
-        final_results(scores=[30000] * 4, rules=EMA,
-                      penalties=[{"seat": 1, "kind": "lateness", "minutes": 11}])
+        final_results(
+            scores=[30000] * 4,
+            rules=EMA,
+            penalties=[{"seat": 1, "kind": "lateness", "minutes": 11}],
+        )
     assert err.value.field == "penalties[0].points"
 
 
@@ -139,8 +143,9 @@ def test_check_final_scores() -> None:
 def test_replayed_penalties_and_sticks() -> None:
     """Record penalties and a chombo hand both end up in final.penalties."""
     hands = [draw([0], riichi=[0]), {"outcome": "chombo", "riichi": [], "offender": 2}]
-    rec = record("ema-2025", hands, end="time",
-                 penalties=[{"seat": 1, "points": 3000, "kind": "lateness"}])
+    rec = record(
+        "ema-2025", hands, end="time", penalties=[{"seat": 1, "points": 3000, "kind": "lateness"}]
+    )
     final = replay(rec)["final"]
     assert final["penalties"] == [0, 3000, 20000, 0]
     assert final["riichi_sticks"] == [1000, 0, 0, 0]
@@ -165,6 +170,7 @@ def test_obstruction_needs_points() -> None:
 def test_no_substitutes_online() -> None:
     """Tenhou preset: no substitute rule."""
     with pytest.raises(RecordError) as err:
-        final_results(scores=[25000] * 4, rules=PRESETS["tenhou"],
-                      substitutes=[{"seat": 0, "from": "start"}])
+        final_results(
+            scores=[25000] * 4, rules=PRESETS["tenhou"], substitutes=[{"seat": 0, "from": "start"}]
+        )
     assert err.value.field == "substitutes[0]"

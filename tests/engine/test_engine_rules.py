@@ -8,16 +8,42 @@ from scoring.engine import PRESETS, RulesError, load_ruleset, preset_sources
 from scoring.engine.rules import RULE_KEYS
 
 RECORD_KEYS = {
-    "players", "start_points", "return_points", "uma", "tie_break", "result_rounding",
-    "riichi_stick", "honba_ron", "honba_tsumo", "noten_total", "kiriage", "han_limit",
-    "double_yakuman", "multiple_ron", "multi_ron_honba", "multi_ron_riichi", "leftover_riichi",
-    "bust", "west_round", "dealer_stays_on_draw", "chombo", "nagashi_mangan", "aka_dora",
+    "players",
+    "start_points",
+    "return_points",
+    "uma",
+    "tie_break",
+    "result_rounding",
+    "riichi_stick",
+    "honba_ron",
+    "honba_tsumo",
+    "noten_total",
+    "kiriage",
+    "han_limit",
+    "double_yakuman",
+    "multiple_ron",
+    "multi_ron_honba",
+    "multi_ron_riichi",
+    "leftover_riichi",
+    "bust",
+    "west_round",
+    "dealer_stays_on_draw",
+    "chombo",
+    "nagashi_mangan",
+    "aka_dora",
 }
 
 
 def test_every_record_key_in_every_preset() -> None:
-    assert set(PRESETS) == {"ema-2025", "wdmc-2019", "wdmc-2019-3p", "ari-ari", "san-diego",
-                            "wrc-2025", "tenhou"}
+    assert set(PRESETS) == {
+        "ema-2025",
+        "wdmc-2019",
+        "wdmc-2019-3p",
+        "ari-ari",
+        "san-diego",
+        "wrc-2025",
+        "tenhou",
+    }
     for rules in PRESETS.values():
         assert set(rules.to_dict()) >= RECORD_KEYS
 
@@ -28,8 +54,10 @@ def test_every_key_cites_a_source(preset: str) -> None:
     assert set(sources) == set(RULE_KEYS)
     for key, source in sources.items():
         assert source.strip(), key
-        assert any(tag in source for tag in ("EMA", "WDMC", "Ari-Ari", "San Diego",
-                                             "game-record.md", "chosen:")), (key, source)
+        assert any(
+            tag in source
+            for tag in ("EMA", "WDMC", "Ari-Ari", "San Diego", "game-record.md", "chosen:")
+        ), (key, source)
 
 
 def test_ema_preset_matches_the_format_example() -> None:
@@ -43,8 +71,11 @@ def test_ema_preset_matches_the_format_example() -> None:
 def test_ari_ari_preset() -> None:
     """Ari-Ari 4.2 and 9.2: 25,000 start, 30,000 return, uma 30/10, oka 20."""
     aa = PRESETS["ari-ari"]
-    assert (aa.start_points, aa.return_points, aa.uma) == (25000, 30000,
-                                                          (30000, 10000, -10000, -30000))
+    assert (aa.start_points, aa.return_points, aa.uma) == (
+        25000,
+        30000,
+        (30000, 10000, -10000, -30000),
+    )
 
 
 def test_override_applies() -> None:
@@ -53,20 +84,23 @@ def test_override_applies() -> None:
     assert PRESETS["ema-2025"].uma == (15000, 5000, -5000, -15000)
 
 
-@pytest.mark.parametrize(("overrides", "field"), [
-    ({"nope": 1}, "rules.nope"),
-    ({"uma": [15000, 5000, -5000]}, "rules.uma"),
-    ({"uma": [15000, 5000, -5000, -5000]}, "rules.uma"),  # must sum to zero
-    ({"players": 5}, "rules.players"),
-    ({"start_points": "30000"}, "rules.start_points"),
-    ({"riichi_stick": -1}, "rules.riichi_stick"),
-    ({"bust": 1}, "rules.bust"),
-    ({"chombo": {"mode": "fine"}}, "rules.chombo.mode"),
-    ({"chombo": {"points": -5}}, "rules.chombo.points"),
-    ({"noten_total": 1000}, "rules.noten_total"),
-    ({"return_points": 20000}, "rules.return_points"),
-    ({"han_limit": "yakuman"}, "rules.han_limit"),
-])
+@pytest.mark.parametrize(
+    ("overrides", "field"),
+    [
+        ({"nope": 1}, "rules.nope"),
+        ({"uma": [15000, 5000, -5000]}, "rules.uma"),
+        ({"uma": [15000, 5000, -5000, -5000]}, "rules.uma"),  # must sum to zero
+        ({"players": 5}, "rules.players"),
+        ({"start_points": "30000"}, "rules.start_points"),
+        ({"riichi_stick": -1}, "rules.riichi_stick"),
+        ({"bust": 1}, "rules.bust"),
+        ({"chombo": {"mode": "fine"}}, "rules.chombo.mode"),
+        ({"chombo": {"points": -5}}, "rules.chombo.points"),
+        ({"noten_total": 1000}, "rules.noten_total"),
+        ({"return_points": 20000}, "rules.return_points"),
+        ({"han_limit": "yakuman"}, "rules.han_limit"),
+    ],
+)
 def test_bad_override(overrides: dict[str, object], field: str) -> None:
     with pytest.raises(RulesError) as err:
         load_ruleset("ema-2025", overrides)

@@ -72,8 +72,9 @@ def test_multiple_ron_ema() -> None:
 def test_multiple_ron_first_winner_takes_all_sticks() -> None:
     """multi_ron_riichi "first" and multi_ron_honba "first" (game-record.md)."""
     rules = {"multi_ron_riichi": "first", "multi_ron_honba": "first"}
-    d = last("ema-2025", draw([0]),
-             ron(1, win(0, 2, 30), win(3, 1, 30), riichi=[0, 3]), rules=rules)
+    d = last(
+        "ema-2025", draw([0]), ron(1, win(0, 2, 30), win(3, 1, 30), riichi=[0, 3]), rules=rules
+    )
     # seat 3 is first after discarder 1: both bets and the only counters go to seat 3
     assert d["deltas"] == [-1000 + 2900, -2900 - 1000 - 300, 0, -1000 + 1000 + 300 + 2000]
 
@@ -119,21 +120,28 @@ def test_pao_only_for_yakuman() -> None:
     assert err.value.field == "wins[0].pao"
 
 
-@pytest.mark.parametrize(("tenpai", "expected"), [
-    ([0], [3000, -1000, -1000, -1000]),
-    ([0, 2], [1500, -1500, 1500, -1500]),
-    ([0, 1, 2], [1000, 1000, 1000, -3000]),
-    ([], [0, 0, 0, 0]),
-    ([0, 1, 2, 3], [0, 0, 0, 0]),
-])
+@pytest.mark.parametrize(
+    ("tenpai", "expected"),
+    [
+        ([0], [3000, -1000, -1000, -1000]),
+        ([0, 2], [1500, -1500, 1500, -1500]),
+        ([0, 1, 2], [1000, 1000, 1000, -3000]),
+        ([], [0, 0, 0, 0]),
+        ([0, 1, 2, 3], [0, 0, 0, 0]),
+    ],
+)
 def test_noten_payments(tenpai: list[int], expected: list[int]) -> None:
     """EMA 2025 3.4.2: the 3,000 noten pool."""
     assert deltas("ema-2025", draw(tenpai)) == [expected]
 
 
-@pytest.mark.parametrize(("tenpai", "expected"), [
-    ([0], [2000, -1000, -1000]), ([0, 2], [1000, -2000, 1000]),
-])
+@pytest.mark.parametrize(
+    ("tenpai", "expected"),
+    [
+        ([0], [2000, -1000, -1000]),
+        ([0, 2], [1000, -2000, 1000]),
+    ],
+)
 def test_three_player_noten_pool(tenpai: list[int], expected: list[int]) -> None:
     """WDMC 2019 5.4: tenpai payments distribute 2,000 with three players."""
     assert deltas("wdmc-2019-3p", draw(tenpai)) == [expected]
