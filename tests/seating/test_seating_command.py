@@ -1,0 +1,40 @@
+"""The seating_plan management command, run as the organiser would (a subprocess)."""
+
+import json
+import os
+import subprocess
+import sys
+from itertools import combinations
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def run(*args: str) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "DEBUG": "1"}
+    return subprocess.run(
+        [sys.executable, "manage.py", "seating_plan", *args],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+
+
+def test_json_plan() -> None:
+    done = run("--players", "16", "--rounds", "5", "--seed", "1", "--json")
+    assert done.returncode == 0, done.stderr
+    rounds = json.loads(done.stdout)["rounds"]
+    assert len(rounds) == 5
+    pairs = [pair for rnd in rounds for t in rnd for pair in combinations(sorted(t), 2)]
+    assert len(pairs) == len(set(pairs)) == 120
+
+
+def test_quality_report_and_refusal() -> None:
+    done = run("--players", "40", "--rounds", "7", "--seed", "2")
+    assert done.returncode == 0, done.stderr
+    assert "Extra meetings:            0" in done.stdout
+    refused = run("--players", "42", "--rounds", "7")
+    assert refused.returncode != 0
+    assert "add 2 substitutes (to 44)" in refused.stderr

@@ -1,0 +1,81 @@
+"""Swiss rounds from standings (pure, no database)."""
+
+import random
+from itertools import combinations
+
+import pytest
+
+from tournaments.seating import SeatingError, generate_plan, quality, swiss_round
+
+
+def met_pairs(plan: list[list[list[int]]]) -> set[tuple[int, int]]:
+    return {pair for rnd in plan for t in rnd for pair in combinations(sorted(t), 2)}
+
+
+def simulate(players: int, rounds: int, seed: int) -> tuple[list[list[list[int]]], list[float]]:
+    """A Swiss event with random results; returns the plan and each Swiss round's rank spread."""
+    rng = random.Random(seed)
+    plan = generate_plan(players=players, rounds=1, seed=seed)
+    score = [0.0] * players
+    spreads = []
+    for _ in range(rounds - 1):
+        for table in plan[-1]:
+            points = [30.0, 10.0, -10.0, -30.0]
+            rng.shuffle(points)
+            for p, x in zip(table, points, strict=True):
+                score[p] += x + rng.random()
+        ranking = sorted(range(players), key=lambda p: -score[p])
+        plan.append(swiss_round(ranking=ranking, previous=plan, seed=seed))
+        spread = quality(plan, ranking=ranking).rank_spread_mean
+        assert spread is not None
+        spreads.append(spread)
+    return plan, spreads
+
+
+def test_first_swiss_round_is_rank_order() -> None:
+    ranking = list(range(15, -1, -1))
+    tables = swiss_round(ranking=ranking, previous=[])
+    assert [sorted(t) for t in tables] == [
+        [12, 13, 14, 15],
+        [8, 9, 10, 11],
+        [4, 5, 6, 7],
+        [0, 1, 2, 3],
+    ]
+
+
+def test_swiss_moves_players_apart_who_met() -> None:
+    previous = [[[0, 1, 2, 3], [4, 5, 6, 7], [8, 9, 10, 11], [12, 13, 14, 15]]]
+    tables = swiss_round(ranking=list(range(16)), previous=previous)
+    assert not met_pairs([tables]) & met_pairs(previous)
+    # Tables are listed by their best-ranked player; the leader sits at table 1.
+    assert 0 in tables[0]
+    assert [min(t) for t in tables] == sorted(min(t) for t in tables)
+
+
+@pytest.mark.parametrize(("players", "rounds"), [(40, 7), (128, 10)])
+def test_swiss_event_without_repeats_and_tight_tables(players: int, rounds: int) -> None:
+    plan, spreads = simulate(players, rounds, seed=7)
+    q = quality(plan)
+    assert q.extra_meetings == 0
+    assert q.consecutive_repeats == 0
+    assert q.wind_spread <= 2
+    # Pure rank order would be 3; zero repeats in small fields costs some spread.
+    assert sum(spreads) / len(spreads) < players / 3
+
+
+def test_swiss_is_deterministic() -> None:
+    assert simulate(32, 4, seed=3) == simulate(32, 4, seed=3)
+
+
+def test_swiss_balances_winds_from_history() -> None:
+    previous = generate_plan(players=16, rounds=2, seed=1)
+    tables = swiss_round(ranking=list(range(16)), previous=previous)
+    q = quality([*previous, tables])
+    assert q.wind_spread <= 1
+
+
+def test_swiss_rejects_bad_rankings() -> None:
+    with pytest.raises(SeatingError, match="exactly once"):
+        swiss_round(ranking=[0, 1, 2, 2], previous=[])
+    with pytest.raises(SeatingError, match="add 2 substitutes"):
+        swiss_round(ranking=list(range(6)), previous=[])

@@ -1,0 +1,187 @@
+"""Table seating for riichi tournaments: plain Python, no Django.
+
+Whole-tournament plans (``generate_plan``)
+    1. Construct (designs.py). For n = 4m players in four columns of m, transversal rounds
+       seat column i's player t + r*x_i at table t of round r, over GF(m) when m is a prime
+       power >= 4 (m rounds) or Z_m otherwise (fewer, see below); column-mates never meet in
+       them, so when 4 | m the columns are then seated recursively side by side. This gives
+       zero repeats by construction: 16 players 5 rounds (the affine plane AG(2,4)), 4^k
+       players (4^k-1)/3 rounds (AG(k,4)), 32 players 8 (GF(8)), 64 players 21, 128 players
+       41, 1000 players 125 (Z_250). The seed relabels players and picks and orders rounds.
+    2. Search (search.py) when the construction has too few rounds or players must be kept
+       apart: tabu search over swaps of two players between tables of one round, minimising
+       sum over pairs of C(meetings, 2) + penalties for a pair together in consecutive rounds
+       and for same-club/country pairs in the first k rounds; it stops at the lower bound
+       (zero repeats when 3 * rounds <= players - 1 allows it) or at its budget.
+    3. Winds (winds.py): per block of four rounds, a proper 4-edge-colouring of the
+       player/table graph (Konig) gives every table all four winds and every player a wind
+       spread of 0 when rounds are a multiple of 4, else at most 1. Always achieved.
+
+Swiss rounds (``swiss_round``, swiss.py): consecutive ranks, then best-improving swaps between
+tables to remove repeats (looking further away while any remain) and wind clashes (nearby
+only), then a pass that tightens rank spread; seat order per table balances winds. About
+0.1-0.7 s CPU for 1000 players; ``time_budget`` (1 s) bounds it.
+
+Deterministic given the seed: the search's iteration cap is derived from ``time_budget`` and
+reached in about half of it; the wall-clock deadline (the budget) only stops the search first
+on a machine more than twice as slow, and only matters when the search has not already
+reached zero repeats. Swiss rounds are deterministic unless their deadline cuts in.
+
+Substitutes are players to the algorithm: ``substitutes_needed(n)`` says how many make the
+count a multiple of 4; giving them a common group label with ``separate_groups_rounds=rounds``
+keeps two substitutes from sharing a table.
+
+Known limits
+    - No construction for every n: when 4 | n but m = n/4 is neither a prime power nor
+      coprime to 6, Z_m gives few rounds (e.g. 40 players: 5, 24 players: 2) and the search
+      must do the rest. It finds zero repeats well below the bound (40x7, 40x8, 48x10) but
+      not near it, even where designs exist: with the default budget 24x6 keeps 6 extra
+      meetings, 28x8 9, 36x10 8, 40x9 1, 40x10 9 (every pair at most twice). A saturated
+      construction (28 players: 7 rounds meet every cross-column pair) is a dead end the
+      search must first undo.
+    - Past the bound (rounds > (n-1)/3) repeats are unavoidable; the search then reaches the
+      least possible count of extra meetings for small fields and avoids consecutive
+      repeats where it can, but spends its full time budget (it cannot prove optimality).
+    - Group separation is soft (weighted); a club larger than the number of tables cannot be
+      kept apart and is spread as thinly as the search manages.
+    - Swiss winds are a soft goal: a player's spread can reach 2 (see swiss.py), and honouring
+      them costs rank spread (1000 players: mean 4.0 against 3.5 without winds).
+    - Swiss puts no repeat above rank: in small fields (40-64 players, 7-10 rounds) avoiding
+      every repeat widens tables to a mean rank spread of 12-14.
+    - Swiss seats one round at a time and cannot look ahead; on very small fields (16 players,
+      5 rounds) a repeat can become unavoidable in the last rounds.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable, Sequence
+
+from .core import (
+    Plan,
+    SeatingError,
+    check_player_count,
+    substitutes_needed,
+    swap_players,
+    validate_plan,
+)
+from .csvplan import parse_plan_csv, plan_to_csv
+from .designs import design
+from .quality import Quality, quality
+from .search import greedy_round, improve
+from .swiss import swiss_round
+from .winds import balance_winds, wind_counts
+
+__all__ = [
+    "Plan",
+    "Quality",
+    "SeatingError",
+    "balance_winds",
+    "check_player_count",
+    "generate_plan",
+    "parse_plan_csv",
+    "plan_to_csv",
+    "quality",
+    "substitutes_needed",
+    "swap_players",
+    "swiss_round",
+    "validate_plan",
+    "wind_counts",
+]
+
+# Search steps x players per second, about half what one core of the 2-core bench machine does:
+# the iteration cap (which makes results deterministic) then ends the search well inside the
+# time budget, and the wall-clock deadline only cuts in on a much slower or busier machine.
+_STEPS_PER_SECOND_PLAYER = 16_000
+
+
+def _group_ids(groups: Sequence[str | None] | None, players: int) -> list[int]:
+    if groups is None:
+        return [-1] * players
+    if len(groups) != players:
+        raise SeatingError(f"{len(groups)} group labels for {players} players")
+    ids: dict[str, int] = {}
+    return [-1 if g is None or g == "" else ids.setdefault(g, len(ids)) for g in groups]
+
+
+def _labels(players: int, column: int, gid: list[int], rng: random.Random) -> list[int]:
+    """Design point -> player. Groups are packed into columns, whose members never meet in
+    transversal rounds; without groups this is a random permutation."""
+    members: dict[int, list[int]] = {}
+    loose: list[int] = []
+    for p, g in enumerate(gid):
+        (members.setdefault(g, []) if g >= 0 else loose).append(p)
+    columns: list[list[int]] = [[] for _ in range(4)]
+    big_first = sorted(members.values(), key=lambda ps: (-len(ps), ps[0]))
+    for ps in big_first:
+        rng.shuffle(ps)
+        for p in ps:
+            target = min(columns, key=len) if len(columns[0]) >= column else columns[0]
+            target.append(p)
+        columns.sort(key=len)  # the next group starts in the emptiest column
+    rng.shuffle(loose)
+    for c in columns:
+        while len(c) < column:
+            c.append(loose.pop())
+        rng.shuffle(c)
+    rng.shuffle(columns)
+    return [p for c in columns for p in c]
+
+
+def generate_plan(
+    *,
+    players: int,
+    rounds: int,
+    seed: int = 0,
+    groups: Sequence[str | None] | None = None,
+    separate_groups_rounds: int = 0,
+    progress: Callable[[float], None] | None = None,
+    time_budget: float = 8.0,
+) -> Plan:
+    """Seat a whole tournament: `rounds` rounds for players 0..players-1, each table in seat
+    order E, S, W, N. `groups[p]` (club or country, None for none) keeps same-group players
+    apart in the first `separate_groups_rounds` rounds."""
+    check_player_count(players)
+    if rounds < 1:
+        raise SeatingError("at least one round is needed")
+    gid = _group_ids(groups, players)
+    separate = separate_groups_rounds if any(g >= 0 for g in gid) else 0
+    rng = random.Random(seed)
+    built = design(players)
+    transversal = list(range(built.transversal))
+    recursive = list(range(built.transversal, len(built.rounds)))
+    rng.shuffle(transversal)
+    rng.shuffle(recursive)
+    order = transversal + recursive
+    if not separate:
+        rng.shuffle(order)
+    labels = _labels(players, built.columns, gid, rng)
+    plan: Plan = []
+    for i in order[:rounds]:
+        plan.append([[labels[p] for p in t] for t in built.rounds[i]()])
+    complete = len(plan) == (players - 1) // 3  # the design met (nearly) every pair
+    while len(plan) < rounds and complete and len(plan) > 1:
+        # Past the bound: repeating the design spreads repeats evenly, copies never adjacent.
+        plan.append([list(t) for t in plan[len(plan) - (players - 1) // 3]])
+    while len(plan) < rounds:
+        plan.append(greedy_round(players, plan, rng))
+    for rnd in plan:
+        rng.shuffle(rnd)
+    if progress is not None:
+        progress(0.05)
+    if players > 4:
+        plan, _ = improve(
+            plan,
+            players=players,
+            gid=gid,
+            separate=separate,
+            rng=rng,
+            max_iterations=int(time_budget * _STEPS_PER_SECOND_PLAYER / players) + 1,
+            deadline=time.monotonic() + time_budget,
+            progress=None if progress is None else (lambda f: progress(0.05 + 0.9 * f)),
+        )
+    plan = balance_winds(plan)
+    if progress is not None:
+        progress(1.0)
+    return plan

@@ -1,0 +1,157 @@
+"""Constructive designs: rounds in which no two players meet twice.
+
+For n = 4m players split into four columns of m (player i*m + j is column i, row j), a
+*transversal* round r seats at table t the players (i, t + r*x_i) for the four columns i,
+with x_0..x_3 = 0, 1, 2, 3 in a ring R of order m. Two columns i, j meet at a table in
+rounds r and r' only if (r - r') * (x_j - x_i) = 0 in R, so rounds are pair-disjoint when
+every such product is nonzero:
+
+- m a prime power q >= 4: R = GF(q), every nonzero product is nonzero: m rounds.
+- otherwise R = Z_m: rounds 0..e-1 where e is the smallest e with m | d*e, d in {1, 2, 3}.
+
+Players in one column never meet in transversal rounds, so when 4 | m each column is then
+seated by the same construction recursively (all four columns in parallel). For n = 4^k this
+is exactly the affine geometry AG(k, 4) with its (4^k - 1) / 3 parallel classes (16 players:
+the affine plane of order 4, 5 rounds), and for n = 4q it is a resolvable transversal design.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from .core import Round
+
+RoundBuilder = Callable[[], Round]
+
+
+def _prime_power(m: int) -> tuple[int, int] | None:
+    """(p, k) with m = p**k, or None."""
+    if m < 2:
+        return None
+    p = next(d for d in range(2, m + 1) if m % d == 0)
+    k = 0
+    while m % p == 0:
+        m //= p
+        k += 1
+    return (p, k) if m == 1 else None
+
+
+class _Field:
+    """GF(p**k) with elements encoded as integers whose base-p digits are coefficients."""
+
+    def __init__(self, p: int, k: int) -> None:
+        self.p, self.k, self.q = p, k, p**k
+        self.modulus = self._irreducible()
+
+    def _digits(self, a: int) -> list[int]:
+        out = []
+        for _ in range(self.k):
+            a, d = divmod(a, self.p)
+            out.append(d)
+        return out
+
+    def _number(self, digits: list[int]) -> int:
+        return sum(d * self.p**i for i, d in enumerate(digits))
+
+    def add(self, a: int, b: int) -> int:
+        if self.p == 2:
+            return a ^ b
+        da, db = self._digits(a), self._digits(b)
+        return self._number([(x + y) % self.p for x, y in zip(da, db, strict=True)])
+
+    def _polymod(self, coeffs: list[int], modulus: list[int]) -> list[int]:
+        """Remainder of a polynomial (low degree first) modulo a monic polynomial."""
+        c = list(coeffs)
+        deg = len(modulus) - 1
+        for top in range(len(c) - 1, deg - 1, -1):
+            f = c[top] % self.p
+            if f:
+                for i, m in enumerate(modulus):
+                    c[top - deg + i] = (c[top - deg + i] - f * m) % self.p
+        return [x % self.p for x in c[:deg]] + [0] * max(0, deg - len(c))
+
+    def _irreducible(self) -> list[int]:
+        """The first monic degree-k polynomial with no monic factor of degree 1..k/2."""
+        p, k = self.p, self.k
+        if k == 1:
+            return [0, 1]
+        for low in range(p**k):
+            f = [(low // p**i) % p for i in range(k)] + [1]
+            if all(
+                any(self._polymod(f, [(g // p**i) % p for i in range(d)] + [1]))
+                for d in range(1, k // 2 + 1)
+                for g in range(p**d)
+            ):
+                return f
+        raise AssertionError("an irreducible polynomial always exists")
+
+    def mul(self, a: int, b: int) -> int:
+        da, db = self._digits(a), self._digits(b)
+        prod = [0] * (2 * self.k - 1)
+        for i, x in enumerate(da):
+            if x:
+                for j, y in enumerate(db):
+                    prod[i + j] += x * y
+        return self._number(self._polymod(prod, self.modulus))
+
+
+@dataclass
+class Design:
+    """Pair-disjoint rounds for `players`; the first `transversal` never pair column-mates."""
+
+    players: int
+    columns: int  # players per column (m); column i holds i*m .. i*m + m - 1
+    rounds: list[RoundBuilder]
+    transversal: int
+
+
+def _transversal_rounds(m: int) -> list[RoundBuilder]:
+    pp = _prime_power(m)
+    if pp is not None and m >= 4 and pp[1] > 1:
+        field = _Field(*pp)
+        add, mul, count = field.add, field.mul, m
+    else:
+
+        def add(a: int, b: int) -> int:
+            return (a + b) % m
+
+        def mul(a: int, b: int) -> int:
+            return a * b % m
+
+        count = min(m // _gcd(m, d) for d in (1, 2, 3))
+
+    def build(r: int) -> RoundBuilder:
+        def make() -> Round:
+            shifts = [mul(r, x) for x in range(4)]
+            return [[i * m + add(t, shifts[i]) for i in range(4)] for t in range(m)]
+
+        return make
+
+    return [build(r) for r in range(count)]
+
+
+def _gcd(a: int, b: int) -> int:
+    while b:
+        a, b = b, a % b
+    return a
+
+
+def _column_rounds(m: int, sub: RoundBuilder) -> RoundBuilder:
+    """Seat the four columns side by side, each with the same sub-design round."""
+
+    def make() -> Round:
+        inner = sub()
+        return [[i * m + p for p in table] for i in range(4) for table in inner]
+
+    return make
+
+
+def design(players: int) -> Design:
+    """The largest pair-disjoint set of rounds this module can build for `players` (4 | n)."""
+    m = players // 4
+    rounds = _transversal_rounds(m)
+    transversal = len(rounds)
+    if m % 4 == 0 and m >= 4:
+        rounds += [_column_rounds(m, sub) for sub in design(m).rounds]
+    return Design(players=players, columns=m, rounds=rounds, transversal=transversal)

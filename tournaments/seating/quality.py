@@ -1,0 +1,94 @@
+"""Quality figures for any seating plan."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass
+from itertools import combinations, pairwise
+
+from .core import Plan, SeatingError, validate_plan
+from .winds import wind_counts
+
+
+@dataclass(frozen=True)
+class Quality:
+    players: int
+    rounds: int
+    extra_meetings: int  # sum over pairs of (times met - 1)
+    extra_meetings_lower_bound: int  # what any plan of this size must have
+    max_meetings: int  # the most times one pair meets
+    wind_spread: int  # max over players of (most-used wind - least-used wind)
+    min_shared_opponents_unmet: int | None  # None when every pair met
+    consecutive_repeats: int  # pairs seated together in two consecutive rounds
+    rank_spread_mean: float | None  # last round, positions in `ranking`; None without one
+
+    def to_dict(self) -> dict[str, int | float | None]:
+        return asdict(self)
+
+    def format(self) -> str:
+        unmet = self.min_shared_opponents_unmet
+        lines = [
+            f"Players x rounds:          {self.players} x {self.rounds}",
+            f"Extra meetings:            {self.extra_meetings}"
+            f" (least possible {self.extra_meetings_lower_bound})",
+            f"Most meetings of a pair:   {self.max_meetings}",
+            f"Wind spread:               {self.wind_spread}",
+            "Fewest shared opponents of players who never met: "
+            + ("- (everyone met)" if unmet is None else str(unmet)),
+            f"Repeats in consecutive rounds: {self.consecutive_repeats}",
+        ]
+        if self.rank_spread_mean is not None:
+            lines.append(f"Mean rank spread per table (last round): {self.rank_spread_mean:.2f}")
+        return "\n".join(lines)
+
+
+def quality(plan: Plan, *, ranking: Sequence[int] | None = None) -> Quality:
+    """Measure `plan`. `ranking` (player indices, best first) is the standings the last round
+    was seated from; the rank spread of a table is its worst minus best position in it."""
+    n = validate_plan(plan)
+    opponents = [0] * n  # bit q set when the player has met q
+    meetings: dict[tuple[int, int], int] = {}
+    for rnd in plan:
+        for table in rnd:
+            for a, b in combinations(sorted(table), 2):
+                meetings[a, b] = meetings.get((a, b), 0) + 1
+                opponents[a] |= 1 << b
+                opponents[b] |= 1 << a
+    pairs = n * (n - 1) // 2
+    extra = sum(m - 1 for m in meetings.values())
+    counts = wind_counts(plan, n)
+    consecutive = 0
+    for before, after in pairwise(plan):
+        where = {p: t for t, table in enumerate(before) for p in table}
+        for table in after:
+            consecutive += sum(where[a] == where[b] for a, b in combinations(table, 2))
+    unmet: int | None = None
+    if len(meetings) < pairs:
+        for a in range(n):
+            mine, unmet_a = opponents[a], ~opponents[a]
+            for b in range(a + 1, n):
+                if unmet_a >> b & 1:
+                    shared = (mine & opponents[b]).bit_count()
+                    if unmet is None or shared < unmet:
+                        unmet = shared
+            if unmet == 0:
+                break
+    spread: float | None = None
+    if ranking is not None:
+        if sorted(ranking) != list(range(n)):
+            raise SeatingError(f"the ranking must list each player 0..{n - 1} exactly once")
+        position = {p: i for i, p in enumerate(ranking)}
+        last = plan[-1]
+        spreads = [max(position[p] for p in t) - min(position[p] for p in t) for t in last]
+        spread = sum(spreads) / len(spreads)
+    return Quality(
+        players=n,
+        rounds=len(plan),
+        extra_meetings=extra,
+        extra_meetings_lower_bound=max(0, len(plan) * n * 3 // 2 - pairs),
+        max_meetings=max(meetings.values(), default=0),
+        wind_spread=max(max(c) - min(c) for c in counts),
+        min_shared_opponents_unmet=unmet,
+        consecutive_repeats=consecutive,
+        rank_spread_mean=spread,
+    )
