@@ -123,6 +123,9 @@ class Rating(models.Model):
     games = models.PositiveIntegerField(default=0)
     updated_at = models.DateTimeField(auto_now=True)
 
+    def __str__(self) -> str:
+        return f"{self.player}: {self.mu:.1f} ± {self.sigma:.1f}"
+
 
 class RatingChange(models.Model):
     player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="rating_history")
@@ -135,6 +138,9 @@ class RatingChange(models.Model):
 
     class Meta:
         ordering = ["created_at", "id"]
+
+    def __str__(self) -> str:
+        return f"{self.player} game {self.game_id}: {self.mu_before:.1f} -> {self.mu_after:.1f}"
 
 
 class AuditEntry(models.Model):
@@ -180,3 +186,6 @@ class IdempotencyRecord(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["user", "key"], name="unique_idempotency_key")
         ]
+
+    def __str__(self) -> str:
+        return f"{self.method} {self.path} [{self.key}]"

@@ -1,6 +1,13 @@
 """Web pages of club."""
 
-from django.urls import URLPattern, URLResolver
+from django.urls import URLPattern, URLResolver, path
+
+from club import views
 
 app_name = "club"
-urlpatterns: list[URLPattern | URLResolver] = []
+urlpatterns: list[URLPattern | URLResolver] = [
+    path("", views.club_list, name="list"),
+    path("<slug:slug>/", views.club_detail, name="detail"),
+    path("<slug:slug>/leagues/<int:league_id>/", views.league_detail, name="league"),
+    path("<slug:slug>/ratings/", views.ratings, name="ratings"),
+]

@@ -1,5 +1,11 @@
-"""REST API v1: every service reachable with the right permissions."""
+"""REST API v1: every service reachable with the right permissions (see docs/api.md)."""
 
-from django.urls import URLPattern, URLResolver
+from django.urls import URLPattern, URLResolver, include, path
 
-urlpatterns: list[URLPattern | URLResolver] = []
+app_name = "api"
+
+urlpatterns: list[URLPattern | URLResolver] = [
+    path("", include("club.api.urls")),
+    path("", include("tournaments.api.urls")),
+    path("", include("scoring.api.urls")),
+]

@@ -65,6 +65,9 @@ class GameSeat(models.Model):
             models.UniqueConstraint(fields=["game", "player"], name="unique_game_player"),
         ]
 
+    def __str__(self) -> str:
+        return f"Game {self.game_id} seat {self.seat}: {self.player}"
+
 
 class Hand(models.Model):
     """One hand exactly as a game-record hand object (`data`), in playing order."""
@@ -85,6 +88,9 @@ class Hand(models.Model):
             models.UniqueConstraint(fields=["game", "number"], name="unique_hand_number")
         ]
 
+    def __str__(self) -> str:
+        return f"Game {self.game_id} hand {self.number}: {self.data.get('outcome', '?')}"
+
 
 class GamePenalty(models.Model):
     """A penalty recorded on a club game (tournament penalties live in tournaments.Penalty)."""
@@ -94,3 +100,6 @@ class GamePenalty(models.Model):
     kind = models.CharField(max_length=20)
     points = models.PositiveIntegerField()
     note = models.TextField(blank=True)
+
+    def __str__(self) -> str:
+        return f"Game {self.game_id} seat {self.seat}: {self.kind} -{self.points}"

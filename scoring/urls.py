@@ -1,6 +1,17 @@
-"""Web pages of scoring."""
+"""Web pages of scoring: the referee's table entry and public game pages."""
 
-from django.urls import URLPattern, URLResolver
+from django.urls import URLPattern, URLResolver, path
+
+from scoring import views
 
 app_name = "scoring"
-urlpatterns: list[URLPattern | URLResolver] = []
+urlpatterns: list[URLPattern | URLResolver] = [
+    path("referee/", views.referee_home, name="referee"),
+    path("<int:game_id>/", views.game_public, name="game"),
+    path("<int:game_id>/entry/", views.game_entry, name="entry"),
+    path("<int:game_id>/entry/preview/", views.game_preview, name="preview"),
+    path("<int:game_id>/entry/hands/", views.game_add_hand, name="add_hand"),
+    path("<int:game_id>/entry/last/", views.game_edit_last, name="edit_last"),
+    path("<int:game_id>/entry/last/delete/", views.game_delete_last, name="delete_last"),
+    path("<int:game_id>/entry/finalize/", views.game_finalize, name="finalize"),
+]

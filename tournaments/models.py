@@ -57,6 +57,9 @@ class StaffRole(models.Model):
             models.UniqueConstraint(fields=["tournament", "user", "role"], name="unique_staff_role")
         ]
 
+    def __str__(self) -> str:
+        return f"{self.user} ({self.get_role_display()}) at {self.tournament}"
+
 
 class Registration(models.Model):
     tournament = models.ForeignKey(
@@ -137,6 +140,9 @@ class Seat(models.Model):
             models.UniqueConstraint(fields=["table", "wind"], name="unique_table_wind"),
         ]
 
+    def __str__(self) -> str:
+        return f"{self.table}: {self.WINDS[self.wind]} {self.player}"
+
 
 class SeatingPlan(models.Model):
     """A generated seating for all remaining sessions (or one Swiss session), built by Celery."""
@@ -168,6 +174,9 @@ class SeatingPlan(models.Model):
         settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
     )
     created_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"{self.tournament} seating #{self.pk} ({self.mode}, {self.status})"
 
 
 class Penalty(models.Model):
@@ -202,6 +211,10 @@ class Penalty(models.Model):
         ordering = ["created_at", "id"]
         verbose_name_plural = "penalties"
 
+    def __str__(self) -> str:
+        cancelled = " (cancelled)" if self.cancelled_at else ""
+        return f"{self.player}: {self.get_kind_display()} -{self.points}{cancelled}"
+
 
 class StandingRow(models.Model):
     """A computed standings row (written by the standings task; read by pages and the API)."""
@@ -224,3 +237,6 @@ class StandingRow(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["tournament", "player"], name="unique_standing_row")
         ]
+
+    def __str__(self) -> str:
+        return f"{self.tournament}: {self.rank or '-'}. {self.player} {self.total}"

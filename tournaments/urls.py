@@ -1,6 +1,46 @@
-"""Web pages of tournaments."""
+"""Web pages of tournaments: public pages, the organiser console and PDFs."""
 
-from django.urls import URLPattern, URLResolver
+from django.urls import URLPattern, URLResolver, path
+
+from tournaments.views import console, pdfs, public
 
 app_name = "tournaments"
-urlpatterns: list[URLPattern | URLResolver] = []
+urlpatterns: list[URLPattern | URLResolver] = [
+    path("", public.tournament_list, name="list"),
+    path("new/", console.tournament_create, name="create"),
+    path("<slug:slug>/", public.tournament_detail, name="detail"),
+    path("<slug:slug>/standings/", public.standings, name="standings"),
+    path("<slug:slug>/players/<int:player_id>/", public.player_page, name="player"),
+    path("<slug:slug>/seating/", public.seating, name="seating"),
+    path("<slug:slug>/seating/<int:number>/", public.seating, name="seating_session"),
+    path("<slug:slug>/results.pdf", pdfs.results_pdf, name="results_pdf"),
+    # organiser console
+    path("<slug:slug>/console/", console.console, name="console"),
+    path("<slug:slug>/console/status/", console.tournament_set_status, name="set_status"),
+    path("<slug:slug>/console/publish/", console.tournament_publish, name="publish"),
+    path("<slug:slug>/console/registrations/", console.registrations, name="registrations"),
+    path(
+        "<slug:slug>/console/registrations/<int:registration_id>/drop/",
+        console.registration_drop,
+        name="drop",
+    ),
+    path("<slug:slug>/console/seating/", console.seating_console, name="seating_console"),
+    path("<slug:slug>/console/seating/<int:plan_id>/", console.seating_plan, name="seating_plan"),
+    path("<slug:slug>/console/sessions/<int:number>/", console.session_console, name="session"),
+    path(
+        "<slug:slug>/console/sessions/<int:number>/<str:action>/",
+        console.session_action,
+        name="session_action",
+    ),
+    path(
+        "<slug:slug>/console/sessions/<int:number>/pdf/<str:document>.pdf",
+        pdfs.session_pdf,
+        name="session_pdf",
+    ),
+    path("<slug:slug>/console/penalties/", console.penalties, name="penalties"),
+    path(
+        "<slug:slug>/console/penalties/<int:penalty_id>/cancel/",
+        console.penalty_cancel,
+        name="penalty_cancel",
+    ),
+]

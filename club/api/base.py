@@ -1,0 +1,145 @@
+"""What every API view shares: service errors mapped to HTTP answers, and error schemas.
+
+Service errors (club.errors) become:
+
+- ValidationFailed -> 400 {"field", "message", "errors": [...]}
+- PermissionDenied -> 403 {"field", "message"}
+- ConflictError    -> 409 {"message", "current": <the current state>, "current_version"}
+
+DRF's own validation errors stay 400 with the field names as keys. Engine and tile errors that
+reach a view (RecordError, TileError) are 400 naming the field as well.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.exceptions import ObjectDoesNotExist
+from django.core.exceptions import ValidationError as DjangoValidationError
+from drf_spectacular.utils import OpenApiResponse, extend_schema_field, inline_serializer
+from rest_framework import serializers, status, viewsets
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from club.errors import ConflictError, PermissionDenied, ServiceError, ValidationFailed
+from scoring.engine import RecordError
+from scoring.tiles import TileError
+
+
+class ErrorSerializer(serializers.Serializer):
+    """A refused request: the field at fault (if any), a message, and per-row/hand details."""
+
+    field = serializers.CharField(allow_null=True)
+    message = serializers.CharField()
+    errors = serializers.ListField(  # type: ignore[assignment]  # a field, not Serializer.errors
+        child=serializers.DictField(), required=False
+    )
+
+
+class ConflictSerializer(serializers.Serializer):
+    """409: the object changed since the client read it; `current` is its state now."""
+
+    message = serializers.CharField()
+    field = serializers.CharField(allow_null=True)
+    current_version = serializers.IntegerField()
+    current = serializers.DictField(allow_null=True)
+
+
+def errors(*codes: int) -> dict[int, OpenApiResponse]:
+    """Schema entries for the error answers an endpoint can give."""
+    described = {
+        400: OpenApiResponse(ErrorSerializer, description="Invalid input; `field` names it."),
+        # Not logged in is 403 too: session auth comes first and sends no WWW-Authenticate.
+        403: OpenApiResponse(ErrorSerializer, description="Not logged in, or not allowed."),
+        404: OpenApiResponse(ErrorSerializer, description="No such object (or not visible)."),
+        409: OpenApiResponse(
+            ConflictSerializer, description="Stale `version`: reload `current` and retry."
+        ),
+        422: OpenApiResponse(
+            ErrorSerializer, description="Idempotency-Key reused with a different request."
+        ),
+    }
+    return {code: described[code] for code in codes}
+
+
+MessageSerializer = inline_serializer("Message", {"message": serializers.CharField()})
+
+# Bounds for id filters in query strings: an id past 64 bits is a 400, not an overflow crash
+# in the database driver.
+ID_BOUNDS: dict[str, int] = {"min_value": 0, "max_value": 2**63 - 1}
+
+
+def _api_field(field: str | None) -> str | None:
+    """Services name the version `expected_version`; the API's requests call it `version`."""
+    return "version" if field == "expected_version" else field
+
+
+class ServiceErrorsMixin:
+    """Maps service errors to answers (see the module docstring); put it before APIView."""
+
+    def conflict_state(self, error: ConflictError) -> dict[str, Any] | None:
+        """The current state to send with a 409; views over games return the game."""
+        return None
+
+    def handle_exception(self, exc: Exception) -> Response:
+        if isinstance(exc, ConflictError):
+            return Response(
+                {
+                    "message": exc.message,
+                    "field": _api_field(exc.field),
+                    "current_version": exc.current_version,
+                    "current": self.conflict_state(exc),
+                },
+                status=status.HTTP_409_CONFLICT,
+            )
+        if isinstance(exc, PermissionDenied):
+            return Response(exc.as_dict(), status=status.HTTP_403_FORBIDDEN)
+        if isinstance(exc, ValidationFailed):
+            body = {**exc.as_dict(), "field": _api_field(exc.field)}
+            return Response(body, status=status.HTTP_400_BAD_REQUEST)
+        if isinstance(exc, ServiceError):
+            body = {"field": exc.field, "message": exc.message, "errors": []}
+            return Response(body, status=status.HTTP_400_BAD_REQUEST)
+        if isinstance(exc, RecordError):
+            body = {"field": exc.field or None, "message": exc.message, "errors": [exc.as_dict()]}
+            return Response(body, status=status.HTTP_400_BAD_REQUEST)
+        if isinstance(exc, TileError):
+            body = {"field": exc.field, "message": exc.message, "errors": [exc.as_dict()]}
+            return Response(body, status=status.HTTP_400_BAD_REQUEST)
+        if isinstance(exc, ObjectDoesNotExist):
+            # An object vanished between lookup and write (e.g. deleted meanwhile).
+            body = {"field": None, "message": str(exc) or "Not found.", "errors": []}
+            return Response(body, status=status.HTTP_404_NOT_FOUND)
+        if isinstance(exc, DjangoValidationError):
+            fields = getattr(exc, "message_dict", None) or {}
+            field = next(iter(fields), None)
+            message = "; ".join(exc.messages)
+            return Response(
+                {"field": field, "message": message, "errors": []},
+                status=status.HTTP_400_BAD_REQUEST,
+            )
+        return super().handle_exception(exc)  # type: ignore[misc]
+
+
+class ServiceAPIView(ServiceErrorsMixin, APIView):
+    """Base of the API's plain views."""
+
+
+class ServiceViewSet(ServiceErrorsMixin, viewsets.GenericViewSet):
+    """Base of the API's view sets: list/retrieve come from mixins, writes are actions."""
+
+
+def inline_choice_field(choices: Any, **kwargs: Any) -> serializers.ChoiceField:
+    """A choice field whose enum stays inline in the schema.
+
+    Several models have a `status` (or `role`) with different choices. As named enum components
+    their names would collide (drf-spectacular warns and invents hashed names), so these enums
+    are written in place, wrapped in `allOf`, which the enum post-processing leaves alone.
+    """
+    values = [choice[0] if isinstance(choice, tuple | list) else choice for choice in choices]
+
+    @extend_schema_field({"allOf": [{"type": "string", "enum": values}]})
+    class InlineChoiceField(serializers.ChoiceField):
+        pass
+
+    return InlineChoiceField(choices=choices, **kwargs)

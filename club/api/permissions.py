@@ -1,0 +1,190 @@
+"""Object-level API permissions, built on tournaments.roles.
+
+Reads of public data are open to everyone (which objects are public is decided by the views'
+querysets: a draft tournament and everything in it is visible to its staff and site admins
+only). Writes need the role on the object's tournament, game or club:
+
+- site admin (superuser): everything;
+- organiser of tournament T: everything of T;
+- referee of T: enter and correct hands of T's games, add penalties, read T's audit log;
+- club admin: the club's nights, leagues and games; a seated player: their casual club game.
+
+The services check the same roles again; these classes answer early with 403 and keep the
+schema honest.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import Model
+from rest_framework.permissions import SAFE_METHODS, BasePermission
+from rest_framework.request import Request
+from rest_framework.views import APIView
+
+from club.models import Club, ClubNight, League
+from scoring.models import Game
+from tournaments import roles
+from tournaments.models import Table, Tournament
+
+
+def tournament_id_of(obj: Model) -> int | None:
+    """The tournament an object belongs to, or None (club objects, players)."""
+    if isinstance(obj, Tournament):
+        return obj.pk
+    if isinstance(obj, Game):
+        return roles.tournament_id_of_game(obj)
+    if isinstance(obj, Table):
+        return int(obj.session.tournament_id)
+    tournament_id = getattr(obj, "tournament_id", None)
+    return int(tournament_id) if tournament_id is not None else None
+
+
+def club_id_of(obj: Model) -> int | None:
+    if isinstance(obj, Club):
+        return obj.pk
+    if isinstance(obj, ClubNight | League):
+        return int(obj.club_id)
+    if isinstance(obj, Game) and obj.club_night is not None:
+        return int(obj.club_night.club_id)
+    return None
+
+
+def _authenticated(request: Request) -> bool:
+    return bool(request.user and request.user.is_authenticated)
+
+
+class IsSiteAdmin(BasePermission):
+    message = "Only site administrators may do this."
+
+    def has_permission(self, request: Request, view: APIView) -> bool:
+        return roles.is_site_admin(request.user)
+
+
+class IsAuthenticatedForWrites(BasePermission):
+    """Anyone reads; writing needs a login (403 before any object is looked up)."""
+
+    def has_permission(self, request: Request, view: APIView) -> bool:
+        return request.method in SAFE_METHODS or _authenticated(request)
+
+
+class _ObjectRole(BasePermission):
+    """Reads pass (the queryset decides visibility); writes need `allowed(user, obj)`.
+
+    Subclasses with `guards_reads = True` need the role to read as well (staff lists, audit).
+    """
+
+    guards_reads = False
+
+    def has_permission(self, request: Request, view: APIView) -> bool:
+        if request.method in SAFE_METHODS and not self.guards_reads:
+            return True
+        return _authenticated(request)
+
+    def has_object_permission(self, request: Request, view: APIView, obj: Any) -> bool:
+        if request.method in SAFE_METHODS and not self.guards_reads:
+            return True
+        return self.allowed(request.user, obj)
+
+    def allowed(self, user: Any, obj: Any) -> bool:
+        raise NotImplementedError
+
+
+class IsTournamentOrganiser(_ObjectRole):
+    message = "Only the organisers of this tournament may do this."
+
+    def allowed(self, user: Any, obj: Any) -> bool:
+        tournament_id = tournament_id_of(obj)
+        return tournament_id is not None and roles.is_organiser(user, tournament_id)
+
+
+class IsTournamentReferee(_ObjectRole):
+    """Referees and organisers of the object's tournament."""
+
+    message = "Only the referees and organisers of this tournament may do this."
+
+    def allowed(self, user: Any, obj: Any) -> bool:
+        tournament_id = tournament_id_of(obj)
+        return tournament_id is not None and roles.is_referee(user, tournament_id)
+
+
+class OrganiserOnly(IsTournamentOrganiser):
+    """The organisers, even to read (staff lists, seating plans)."""
+
+    guards_reads = True
+
+
+class RefereeOnly(IsTournamentReferee):
+    """The referees and organisers, even to read (the audit log)."""
+
+    guards_reads = True
+
+
+class CanEditGame(_ObjectRole):
+    message = "You may not enter or change scores of this game."
+
+    def allowed(self, user: Any, obj: Any) -> bool:
+        return isinstance(obj, Game) and roles.can_edit_game(user, obj)
+
+
+class CanReadGameAudit(_ObjectRole):
+    """A game's audit trail: its tournament's referees; for club games, those who may edit."""
+
+    guards_reads = True
+    message = "Only this game's referees and organisers may read its audit log."
+
+    def allowed(self, user: Any, obj: Any) -> bool:
+        if not isinstance(obj, Game):
+            return False
+        tournament_id = roles.tournament_id_of_game(obj)
+        if tournament_id is not None:
+            return roles.is_referee(user, tournament_id)
+        return roles.can_edit_game(user, obj)
+
+
+class IsClubAdmin(_ObjectRole):
+    message = "Only the admins of this club may do this."
+
+    def allowed(self, user: Any, obj: Any) -> bool:
+        club_id = club_id_of(obj)
+        return club_id is not None and roles.is_club_admin(user, club_id)
+
+
+def can_manage_players(user: Any) -> bool:
+    """Creating players: site admins, any tournament organiser, any club admin."""
+    from club.models import Membership
+    from tournaments.models import StaffRole
+
+    if roles.is_site_admin(user):
+        return True
+    if not getattr(user, "is_authenticated", False):
+        return False
+    return (
+        StaffRole.objects.filter(user_id=user.pk, role=StaffRole.Role.ORGANISER).exists()
+        or Membership.objects.filter(player__user_id=user.pk, role=Membership.Role.ADMIN).exists()
+    )
+
+
+def can_edit_player(user: Any, player: Any) -> bool:
+    """A player's own profile, and site admins (as club.services.update_player allows)."""
+    if roles.is_site_admin(user):
+        return True
+    return bool(
+        getattr(user, "is_authenticated", False)
+        and player.user_id is not None
+        and player.user_id == user.pk
+    )
+
+
+class CanCreatePlayers(BasePermission):
+    message = "Only organisers, club admins and site administrators may create players."
+
+    def has_permission(self, request: Request, view: APIView) -> bool:
+        return request.method in SAFE_METHODS or can_manage_players(request.user)
+
+
+class CanEditPlayer(_ObjectRole):
+    message = "You may edit only your own player profile."
+
+    def allowed(self, user: Any, obj: Any) -> bool:
+        return can_edit_player(user, obj)

@@ -1,0 +1,207 @@
+"""Players and clubs over the API, and token login. Views parse, call a service, serialize."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import django_filters
+from django.db.models import Q, QuerySet
+from drf_spectacular.utils import extend_schema, extend_schema_view
+from rest_framework import mixins, status
+from rest_framework.authtoken.views import ObtainAuthToken
+from rest_framework.decorators import action
+from rest_framework.permissions import BasePermission
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from club import services
+from club.idempotency import idempotent
+from club.models import Club, Player
+
+from .base import ServiceViewSet, errors
+from .permissions import CanCreatePlayers, CanEditPlayer, IsClubAdmin, IsSiteAdmin
+from .serializers import (
+    ClubInputSerializer,
+    ClubNightInputSerializer,
+    ClubNightSerializer,
+    ClubSerializer,
+    LeagueInputSerializer,
+    LeagueSerializer,
+    MembershipInputSerializer,
+    MembershipSerializer,
+    PlayerInputSerializer,
+    PlayerSerializer,
+    PlayerUpdateInputSerializer,
+    TokenSerializer,
+)
+
+
+def parse(serializer_class: type, request: Request, data: Any = None) -> dict[str, Any]:
+    """Validate input with a per-endpoint serializer; DRF answers 400 naming the fields."""
+    serializer = serializer_class(data=request.data if data is None else data)
+    serializer.is_valid(raise_exception=True)
+    return dict(serializer.validated_data)
+
+
+class PlayerFilter(django_filters.FilterSet):
+    search = django_filters.CharFilter(
+        method="filter_search", label="Name or EMA number (part of it)"
+    )
+    ema_number = django_filters.CharFilter()
+    country = django_filters.CharFilter()
+    club = django_filters.CharFilter(field_name="memberships__club__slug", distinct=True)
+
+    class Meta:
+        model = Player
+        fields = ["search", "ema_number", "country", "club"]
+
+    def filter_search(self, queryset: QuerySet[Player], name: str, value: str) -> QuerySet[Player]:
+        query = Q()
+        for word in value.split():
+            query &= (
+                Q(first_name__icontains=word)
+                | Q(last_name__icontains=word)
+                | Q(ema_number__startswith=word)
+            )
+        return queryset.filter(query)
+
+
+@extend_schema_view(
+    list=extend_schema(summary="Players (search by name or EMA number)"),
+    retrieve=extend_schema(summary="One player", responses={200: PlayerSerializer, **errors(404)}),
+)
+class PlayerViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ServiceViewSet):
+    queryset = Player.objects.all().order_by("last_name", "first_name", "id")
+    serializer_class = PlayerSerializer
+    filterset_class = PlayerFilter
+
+    def get_permissions(self) -> list[BasePermission]:
+        if self.action == "create":
+            return [CanCreatePlayers()]
+        return [CanEditPlayer()]
+
+    @extend_schema(
+        summary="Create a player (organisers, club admins, site admins)",
+        request=PlayerInputSerializer,
+        responses={201: PlayerSerializer, **errors(400, 403, 422)},
+    )
+    @idempotent
+    def create(self, request: Request) -> Response:
+        data = parse(PlayerInputSerializer, request)
+        player = services.register_player(actor=request.user, **data)
+        return Response(PlayerSerializer(player).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(
+        summary="Update a player (own profile; site admins)",
+        request=PlayerUpdateInputSerializer,
+        responses={200: PlayerSerializer, **errors(400, 403, 404)},
+    )
+    def partial_update(self, request: Request, pk: str) -> Response:
+        player = self.get_object()
+        data = parse(PlayerUpdateInputSerializer, request)
+        player = services.update_player(actor=request.user, player=player, **data)
+        return Response(PlayerSerializer(player).data)
+
+    @extend_schema(
+        summary="Replace a player's details",
+        request=PlayerInputSerializer,
+        responses={200: PlayerSerializer, **errors(400, 403, 404)},
+    )
+    def update(self, request: Request, pk: str) -> Response:
+        player = self.get_object()
+        data = parse(PlayerInputSerializer, request)
+        player = services.update_player(actor=request.user, player=player, **data)
+        return Response(PlayerSerializer(player).data)
+
+
+class ClubViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ServiceViewSet):
+    """Clubs, their members, nights and leagues. Club admins add nights, leagues, members."""
+
+    queryset = Club.objects.all().order_by("name")
+    serializer_class = ClubSerializer
+    lookup_field = "slug"
+    filterset_fields = ["country", "city"]
+
+    def get_permissions(self) -> list[BasePermission]:
+        if self.action == "create":
+            return [IsSiteAdmin()]
+        return [IsClubAdmin()]
+
+    @extend_schema(
+        summary="Create a club (site admins)",
+        request=ClubInputSerializer,
+        responses={201: ClubSerializer, **errors(400, 403, 422)},
+    )
+    @idempotent
+    def create(self, request: Request) -> Response:
+        data = parse(ClubInputSerializer, request)
+        club = services.create_club(actor=request.user, **data)
+        return Response(ClubSerializer(club).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(
+        methods=["GET"],
+        summary="Members of the club",
+        responses={200: MembershipSerializer(many=True)},
+    )
+    @extend_schema(
+        methods=["POST"],
+        summary="Add a member (club admins)",
+        request=MembershipInputSerializer,
+        responses={201: MembershipSerializer, **errors(400, 403, 404, 422)},
+    )
+    @action(detail=True, methods=["get", "post"], pagination_class=None)
+    @idempotent
+    def members(self, request: Request, slug: str) -> Response:
+        club = self.get_object()
+        if request.method == "POST":
+            data = parse(MembershipInputSerializer, request)
+            membership = services.add_member(actor=request.user, club=club, **data)
+            return Response(MembershipSerializer(membership).data, status=status.HTTP_201_CREATED)
+        memberships = club.memberships.select_related("player").order_by(
+            "player__last_name", "player__first_name"
+        )
+        return Response(MembershipSerializer(memberships, many=True).data)
+
+    @extend_schema(
+        methods=["GET"], summary="Club nights", responses={200: ClubNightSerializer(many=True)}
+    )
+    @extend_schema(
+        methods=["POST"],
+        summary="Add a club night (club admins)",
+        request=ClubNightInputSerializer,
+        responses={201: ClubNightSerializer, **errors(400, 403, 404, 422)},
+    )
+    @action(detail=True, methods=["get", "post"], pagination_class=None)
+    @idempotent
+    def nights(self, request: Request, slug: str) -> Response:
+        club = self.get_object()
+        if request.method == "GET":
+            return Response(ClubNightSerializer(club.nights.all(), many=True).data)
+        data = parse(ClubNightInputSerializer, request)
+        night = services.create_club_night(actor=request.user, club=club, **data)
+        return Response(ClubNightSerializer(night).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(methods=["GET"], summary="Leagues", responses={200: LeagueSerializer(many=True)})
+    @extend_schema(
+        methods=["POST"],
+        summary="Add a league (club admins)",
+        request=LeagueInputSerializer,
+        responses={201: LeagueSerializer, **errors(400, 403, 404, 422)},
+    )
+    @action(detail=True, methods=["get", "post"], pagination_class=None)
+    @idempotent
+    def leagues(self, request: Request, slug: str) -> Response:
+        club = self.get_object()
+        if request.method == "GET":
+            return Response(LeagueSerializer(club.leagues.all(), many=True).data)
+        data = parse(LeagueInputSerializer, request)
+        league = services.create_league(actor=request.user, club=club, **data)
+        return Response(LeagueSerializer(league).data, status=status.HTTP_201_CREATED)
+
+
+class TokenView(ObtainAuthToken):
+    """POST username and password; get the API token (send it as `Authorization: Token ...`)."""
+
+    @extend_schema(summary="Obtain an API token", responses={200: TokenSerializer, **errors(400)})
+    def post(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        return super().post(request, *args, **kwargs)

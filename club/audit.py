@@ -1,0 +1,100 @@
+"""The audit log: every service write records who changed what, before and after, and why.
+
+Writers call `record_audit` inside their transaction, so an entry exists exactly when the change
+was committed. Readers use the selectors below.
+"""
+
+from __future__ import annotations
+
+import datetime
+import decimal
+import uuid
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from django.db import models
+from django.db.models import QuerySet
+
+from club.models import AuditEntry
+
+if TYPE_CHECKING:
+    from django.contrib.auth.base_user import AbstractBaseUser
+    from django.contrib.auth.models import AnonymousUser
+
+
+def _jsonable(value: Any) -> Any:
+    """Make `before`/`after` snapshots JSON-safe (dates, decimals, model instances, sets)."""
+    if value is None or isinstance(value, str | int | float | bool):
+        return value
+    if isinstance(value, datetime.datetime | datetime.date | datetime.time):
+        return value.isoformat()
+    if isinstance(value, decimal.Decimal | uuid.UUID):
+        return str(value)
+    if isinstance(value, models.Model):
+        return value.pk
+    if isinstance(value, Mapping):
+        return {str(k): _jsonable(v) for k, v in value.items()}
+    if isinstance(value, list | tuple | set | frozenset):
+        return [_jsonable(v) for v in value]
+    return str(value)
+
+
+def record_audit(
+    *,
+    actor: AbstractBaseUser | AnonymousUser | None,
+    action: str,
+    obj: models.Model | None = None,
+    object_type: str | None = None,
+    object_id: Any = None,
+    before: Mapping[str, Any] | None,
+    after: Mapping[str, Any] | None,
+    reason: str = "",
+    tournament_id: int | None = None,
+    game_id: int | None = None,
+    club_id: int | None = None,
+) -> AuditEntry:
+    """Append one audit entry. `obj` fills object_type ("app.model") and object_id."""
+    if obj is not None:
+        object_type = object_type or obj._meta.label_lower
+        object_id = obj.pk if object_id is None else object_id
+    if actor is not None and not getattr(actor, "is_authenticated", False):
+        actor = None  # anonymous users are not stored
+    return AuditEntry.objects.create(
+        actor=actor,  # type: ignore[misc]
+        action=action,
+        object_type=object_type or "",
+        object_id="" if object_id is None else str(object_id),
+        before=_jsonable(before) if before is not None else None,
+        after=_jsonable(after) if after is not None else None,
+        reason=reason or "",
+        tournament_id=tournament_id,
+        game_id=game_id,
+        club_id=club_id,
+    )
+
+
+def audit_for_game(game_id: int) -> QuerySet[AuditEntry]:
+    """The audit trail of one game, oldest first."""
+    return (
+        AuditEntry.objects.filter(game_id=game_id)
+        .select_related("actor")
+        .order_by("created_at", "id")
+    )
+
+
+def audit_for_tournament(tournament_id: int) -> QuerySet[AuditEntry]:
+    """Everything audited in one tournament (its games included), oldest first."""
+    return (
+        AuditEntry.objects.filter(tournament_id=tournament_id)
+        .select_related("actor")
+        .order_by("created_at", "id")
+    )
+
+
+def audit_for_club(club_id: int) -> QuerySet[AuditEntry]:
+    """Everything audited in one club (its club-night games included), oldest first."""
+    return (
+        AuditEntry.objects.filter(club_id=club_id)
+        .select_related("actor")
+        .order_by("created_at", "id")
+    )

@@ -1,0 +1,66 @@
+"""Errors raised by service functions; the API and views map them to responses.
+
+- ValidationFailed -> 400 {"field": .., "message": .., "errors": [..]}
+- ConflictError    -> 409 {"message": .., "current": <current state>}
+- PermissionDenied -> 403
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+class ServiceError(Exception):
+    """Base class: a business operation refused, with a message fit to show the user."""
+
+    def __init__(self, message: str, *, field: str | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.field = field
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"field": self.field, "message": self.message}
+
+    def __str__(self) -> str:
+        return f"{self.field}: {self.message}" if self.field else self.message
+
+
+class ValidationFailed(ServiceError):
+    """Invalid input. `errors` lists several problems (CSV rows, hands, fields) when there are."""
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        field: str | None = None,
+        errors: list[dict[str, Any]] | None = None,
+    ) -> None:
+        super().__init__(message, field=field)
+        self.errors: list[dict[str, Any]] = list(errors or [])
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"field": self.field, "message": self.message, "errors": self.errors}
+
+
+class ConflictError(ServiceError):
+    """The object changed since the client read it (optimistic concurrency): reload and retry."""
+
+    def __init__(
+        self, message: str, *, current_version: int, field: str | None = "expected_version"
+    ) -> None:
+        super().__init__(message, field=field)
+        self.current_version = current_version
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "field": self.field,
+            "message": self.message,
+            "current_version": self.current_version,
+        }
+
+
+class PermissionDenied(ServiceError):
+    """The actor may not do this."""
+
+    def __init__(self, message: str = "You may not do this.", *, field: str | None = None) -> None:
+        super().__init__(message, field=field)

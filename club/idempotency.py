@@ -1,0 +1,132 @@
+"""Idempotent POSTs: a retried request with the same `Idempotency-Key` is answered, not re-applied.
+
+A client (say, a referee's phone on a flaky connection) sends `Idempotency-Key: <unique string>`
+with a POST. The first request runs and its response is stored in `IdempotencyRecord` inside the
+same transaction as the write, so the record exists exactly when the write was committed. A retry
+with the same key and the same body gets the stored status and body back, with the header
+`Idempotent-Replayed: true`, and nothing is applied again. The same key with a different body (or
+another endpoint) is a client bug and gets 422.
+
+Only responses returned normally (2xx) are stored: a request that fails raises, the transaction
+rolls back, and a retry runs again (and fails again the same way, or succeeds if the cause went
+away). Keys are per user; anonymous requests are not tracked.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import json
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+from django.db import IntegrityError, transaction
+from rest_framework import status
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.utils.encoders import JSONEncoder
+
+from club.models import IdempotencyRecord
+
+HEADER = "Idempotency-Key"
+REPLAYED_HEADER = "Idempotent-Replayed"
+MAX_KEY_LENGTH = 200
+
+ViewMethod = TypeVar("ViewMethod", bound=Callable[..., Response])
+
+
+def request_fingerprint(request: Request) -> str:
+    """A hash of what the request asks for: method, path and body (JSON compared canonically)."""
+    raw: bytes = request._request.body  # read before DRF parses the stream; cached by Django
+    body: bytes = raw
+    if raw and "json" in (request.content_type or ""):
+        try:
+            body = json.dumps(json.loads(raw), sort_keys=True, separators=(",", ":")).encode()
+        except ValueError:
+            body = raw  # not valid JSON: the view will answer 400; hash the bytes as they are
+    digest = hashlib.sha256()
+    for part in (request.method or "", request.path, request.content_type or ""):
+        digest.update(part.encode())
+        digest.update(b"\0")
+    digest.update(body)
+    return digest.hexdigest()
+
+
+class _SameKeyRace(Exception):
+    """Two requests with one key ran at once; the later one must not keep its write."""
+
+
+def _jsonable(data: Any) -> Any:
+    return json.loads(json.dumps(data, cls=JSONEncoder)) if data is not None else None
+
+
+def _error(status_code: int, field: str, message: str) -> Response:
+    return Response({"field": field, "message": message, "errors": []}, status=status_code)
+
+
+def idempotent(method: ViewMethod) -> ViewMethod:
+    """Decorate an API view's `post` (or action) so it honours `Idempotency-Key`."""
+
+    @functools.wraps(method)
+    def wrapper(view: Any, request: Request, *args: Any, **kwargs: Any) -> Response:
+        key = request.headers.get(HEADER, "").strip()
+        user = request.user
+        if not key or request.method != "POST" or not getattr(user, "is_authenticated", False):
+            return method(view, request, *args, **kwargs)
+        if len(key) > MAX_KEY_LENGTH:
+            return _error(
+                status.HTTP_400_BAD_REQUEST,
+                HEADER,
+                f"An Idempotency-Key has at most {MAX_KEY_LENGTH} characters.",
+            )
+        fingerprint = request_fingerprint(request)
+        user_id: int = user.pk  # type: ignore[assignment]  # authenticated: has a pk
+        try:
+            with transaction.atomic():
+                stored = (
+                    IdempotencyRecord.objects.select_for_update()
+                    .filter(user_id=user_id, key=key)
+                    .first()
+                )
+                if stored is not None:
+                    return _replay(stored, fingerprint)
+                response = method(view, request, *args, **kwargs)
+                if 200 <= response.status_code < 300:
+                    # Stored in the write's transaction: both commit, or neither does.
+                    try:
+                        with transaction.atomic():
+                            IdempotencyRecord.objects.create(
+                                key=key,
+                                user_id=user_id,
+                                method=request.method or "",
+                                path=request.path[:300],
+                                request_hash=fingerprint,
+                                status_code=response.status_code,
+                                response_body=_jsonable(response.data),
+                            )
+                    except IntegrityError as exc:
+                        raise _SameKeyRace from exc  # leaves the outer block: undo the write
+                return response
+        except _SameKeyRace:
+            # Another request with this key committed first; this one was rolled back whole.
+            return _error(
+                status.HTTP_409_CONFLICT,
+                HEADER,
+                "Another request with this Idempotency-Key was processed at the same time; "
+                "retry to get its response.",
+            )
+
+    return wrapper  # type: ignore[return-value]
+
+
+def _replay(stored: IdempotencyRecord, fingerprint: str) -> Response:
+    if stored.request_hash != fingerprint:
+        return _error(
+            status.HTTP_422_UNPROCESSABLE_ENTITY,
+            HEADER,
+            "This Idempotency-Key was already used for a different request (another body or "
+            "endpoint). Use a new key for a new request.",
+        )
+    response = Response(stored.response_body, status=stored.status_code)
+    response[REPLAYED_HEADER] = "true"
+    return response

@@ -1,0 +1,1 @@
+"""Player ratings (openskill, Plackett-Luce) across all finished games, and league standings."""

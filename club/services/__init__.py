@@ -1,0 +1,24 @@
+"""Write services for players and clubs (see docs/TEAM.md for the conventions)."""
+
+from .clubs import (
+    add_member,
+    create_club,
+    create_club_night,
+    create_league,
+    remove_member,
+    update_club_rules,
+)
+from .players import clean_country, clean_ema_number, register_player, update_player
+
+__all__ = [
+    "add_member",
+    "clean_country",
+    "clean_ema_number",
+    "create_club",
+    "create_club_night",
+    "create_league",
+    "register_player",
+    "remove_member",
+    "update_club_rules",
+    "update_player",
+]

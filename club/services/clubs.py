@@ -1,0 +1,258 @@
+"""Club services: clubs, memberships, leagues and club nights."""
+
+from __future__ import annotations
+
+import datetime
+from typing import Any
+
+from django.db import transaction
+from django.utils.text import slugify
+
+from club.audit import record_audit
+from club.errors import PermissionDenied, ValidationFailed
+from club.models import Club, ClubNight, League, Membership, Player
+from scoring.engine import RulesError, load_ruleset
+from tournaments.roles import is_club_admin
+
+from .players import clean_country
+
+
+def _require_club_admin(actor: Any, club: Club) -> None:
+    if actor is not None and not is_club_admin(actor, club):
+        raise PermissionDenied("Only the club's admins may do this.")
+
+
+def _check_rules(ruleset: str, overrides: dict[str, Any] | None) -> None:
+    try:
+        load_ruleset(ruleset, overrides or None)
+    except RulesError as error:
+        raise ValidationFailed(error.message, field=error.field or "ruleset") from error
+
+
+def _date(value: Any, *, field: str, required: bool = True) -> datetime.date | None:
+    if value is None or value == "":
+        if required:
+            raise ValidationFailed("A date is required.", field=field)
+        return None
+    if isinstance(value, datetime.datetime):
+        return value.date()
+    if isinstance(value, datetime.date):
+        return value
+    try:
+        return datetime.date.fromisoformat(str(value))
+    except ValueError as error:
+        raise ValidationFailed("Use a date like 2026-03-05.", field=field) from error
+
+
+def club_snapshot(club: Club) -> dict[str, Any]:
+    return {
+        "name": club.name,
+        "slug": club.slug,
+        "city": club.city,
+        "country": club.country,
+        "ruleset": club.ruleset,
+        "rule_overrides": club.rule_overrides,
+    }
+
+
+@transaction.atomic
+def create_club(
+    *,
+    actor: Any,
+    name: str,
+    slug: str = "",
+    city: str = "",
+    country: str = "",
+    ruleset: str = "wdmc-2019",
+    rule_overrides: dict[str, Any] | None = None,
+    admin: Player | None = None,
+) -> Club:
+    """A new club with house rules (a preset plus overrides); `admin` becomes its first admin."""
+    name = " ".join(str(name or "").split())
+    if not name:
+        raise ValidationFailed("A club needs a name.", field="name")
+    slug = slugify(slug or name)
+    if not slug:
+        raise ValidationFailed("Choose a slug of letters and digits.", field="slug")
+    if Club.objects.filter(slug=slug).exists():
+        raise ValidationFailed(f"The address {slug!r} is taken.", field="slug")
+    _check_rules(ruleset, rule_overrides)
+    club = Club.objects.create(
+        name=name,
+        slug=slug,
+        city=city.strip(),
+        country=clean_country(country),
+        ruleset=ruleset,
+        rule_overrides=rule_overrides or {},
+    )
+    if admin is not None:
+        Membership.objects.create(club=club, player=admin, role=Membership.Role.ADMIN)
+    record_audit(
+        actor=actor,
+        action="club.create",
+        obj=club,
+        before=None,
+        after={**club_snapshot(club), "admin": admin.pk if admin else None},
+        club_id=club.pk,
+    )
+    return club
+
+
+@transaction.atomic
+def update_club_rules(
+    *, actor: Any, club: Club, ruleset: str, rule_overrides: dict[str, Any] | None = None
+) -> Club:
+    """Change the house rules (new games use them; played games keep their snapshot)."""
+    _require_club_admin(actor, club)
+    _check_rules(ruleset, rule_overrides)
+    before = club_snapshot(club)
+    club.ruleset = ruleset
+    club.rule_overrides = rule_overrides or {}
+    club.save(update_fields=["ruleset", "rule_overrides"])
+    record_audit(
+        actor=actor,
+        action="club.rules",
+        obj=club,
+        before=before,
+        after=club_snapshot(club),
+        club_id=club.pk,
+    )
+    return club
+
+
+@transaction.atomic
+def add_member(
+    *,
+    actor: Any,
+    club: Club,
+    player: Player,
+    role: str = Membership.Role.MEMBER,
+    joined_on: datetime.date | str | None = None,
+) -> Membership:
+    _require_club_admin(actor, club)
+    if role not in Membership.Role.values:
+        raise ValidationFailed(
+            f"role must be one of {', '.join(Membership.Role.values)}.", field="role"
+        )
+    if Membership.objects.filter(club=club, player=player).exists():
+        raise ValidationFailed(f"{player} is already a member.", field="player")
+    membership = Membership.objects.create(
+        club=club,
+        player=player,
+        role=role,
+        joined_on=_date(joined_on, field="joined_on", required=False),
+    )
+    record_audit(
+        actor=actor,
+        action="club.member.add",
+        obj=membership,
+        before=None,
+        after={"player": player.pk, "role": role, "joined_on": membership.joined_on},
+        club_id=club.pk,
+    )
+    return membership
+
+
+@transaction.atomic
+def remove_member(*, actor: Any, membership: Membership, reason: str = "") -> None:
+    _require_club_admin(actor, membership.club)
+    before = {"player": membership.player_id, "role": membership.role}
+    club_id, pk = membership.club_id, membership.pk
+    membership.delete()
+    record_audit(
+        actor=actor,
+        action="club.member.remove",
+        object_type="club.membership",
+        object_id=pk,
+        before=before,
+        after=None,
+        reason=reason,
+        club_id=club_id,
+    )
+
+
+@transaction.atomic
+def create_league(
+    *,
+    actor: Any,
+    club: Club,
+    name: str,
+    starts_on: datetime.date | str,
+    ends_on: datetime.date | str | None = None,
+    aggregate: str = League.Aggregate.SUM,
+    best_n: int | None = None,
+    min_games: int = 0,
+) -> League:
+    _require_club_admin(actor, club)
+    name = " ".join(str(name or "").split())
+    if not name:
+        raise ValidationFailed("A league needs a name.", field="name")
+    start = _date(starts_on, field="starts_on")
+    assert start is not None  # required=True
+    end = _date(ends_on, field="ends_on", required=False)
+    if end is not None and start is not None and end < start:
+        raise ValidationFailed("The league ends before it starts.", field="ends_on")
+    if aggregate not in League.Aggregate.values:
+        raise ValidationFailed(
+            f"aggregate must be one of {', '.join(League.Aggregate.values)}.", field="aggregate"
+        )
+    if aggregate == League.Aggregate.BEST_N and not (isinstance(best_n, int) and best_n > 0):
+        raise ValidationFailed("Say how many best results count.", field="best_n")
+    if not isinstance(min_games, int) or min_games < 0:
+        raise ValidationFailed("min_games must be 0 or more.", field="min_games")
+    league = League.objects.create(
+        club=club,
+        name=name,
+        starts_on=start,
+        ends_on=end,
+        aggregate=aggregate,
+        best_n=best_n if aggregate == League.Aggregate.BEST_N else None,
+        min_games=min_games,
+    )
+    record_audit(
+        actor=actor,
+        action="league.create",
+        obj=league,
+        before=None,
+        after={
+            "name": name,
+            "starts_on": start,
+            "ends_on": end,
+            "aggregate": aggregate,
+            "best_n": league.best_n,
+            "min_games": min_games,
+        },
+        club_id=club.pk,
+    )
+    return league
+
+
+@transaction.atomic
+def create_club_night(
+    *,
+    actor: Any,
+    club: Club,
+    date: datetime.date | str,
+    league: League | None = None,
+    notes: str = "",
+) -> ClubNight:
+    _require_club_admin(actor, club)
+    day = _date(date, field="date")
+    assert day is not None  # required=True
+    if league is not None:
+        if league.club_id != club.pk:
+            raise ValidationFailed("The league belongs to another club.", field="league")
+        if day is not None and (
+            day < league.starts_on or (league.ends_on is not None and day > league.ends_on)
+        ):
+            raise ValidationFailed("The date is outside the league's season.", field="date")
+    night = ClubNight.objects.create(club=club, league=league, date=day, notes=notes)
+    record_audit(
+        actor=actor,
+        action="club_night.create",
+        obj=night,
+        before=None,
+        after={"date": day, "league": league.pk if league else None, "notes": notes},
+        club_id=club.pk,
+    )
+    return night

@@ -1,0 +1,141 @@
+"""Player services: register and update players (EMA number and country checked)."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from typing import Any
+
+from django.db import transaction
+
+from club.audit import record_audit
+from club.errors import PermissionDenied, ValidationFailed
+from club.models import Player
+from tournaments.roles import is_site_admin
+
+from .countries import ISO_3166_ALPHA2
+
+EMA_NUMBER = re.compile(r"^\d{8}$")
+NAME_MAX = Player._meta.get_field("first_name").max_length or 100
+
+
+def clean_ema_number(value: Any, *, field: str = "ema_number") -> str | None:
+    """An EMA number is exactly 8 digits; blank means none. Spaces are ignored."""
+    if value is None:
+        return None
+    text = re.sub(r"\s+", "", str(value))
+    if not text:
+        return None
+    if not EMA_NUMBER.match(text):
+        raise ValidationFailed(
+            f"An EMA number has exactly 8 digits; {value!r} does not.", field=field
+        )
+    return text
+
+
+def clean_country(value: Any, *, field: str = "country") -> str:
+    """A two-letter ISO 3166 code (case-insensitive); blank means unknown."""
+    text = str(value or "").strip().upper()
+    if not text:
+        return ""
+    if text not in ISO_3166_ALPHA2:
+        raise ValidationFailed(
+            f"{value!r} is not an ISO 3166 country code; use two letters, e.g. DE, FR, GB.",
+            field=field,
+        )
+    return text
+
+
+def clean_name(value: Any, *, field: str) -> str:
+    text = " ".join(str(value or "").split())
+    if not text:
+        raise ValidationFailed("A name is required.", field=field)
+    if len(text) > NAME_MAX:
+        raise ValidationFailed(f"At most {NAME_MAX} characters.", field=field)
+    if any(unicodedata.category(ch) in ("Cc", "Cs", "Co", "Cn") for ch in text):
+        raise ValidationFailed("The name contains control or unprintable characters.", field=field)
+    return text
+
+
+def check_ema_number_free(ema_number: str | None, *, exclude: int | None = None) -> None:
+    if ema_number is None:
+        return
+    others = Player.objects.filter(ema_number=ema_number)
+    if exclude is not None:
+        others = others.exclude(pk=exclude)
+    taken = others.first()
+    if taken is not None:
+        raise ValidationFailed(
+            f"EMA number {ema_number} already belongs to {taken}.", field="ema_number"
+        )
+
+
+def player_snapshot(player: Player) -> dict[str, Any]:
+    return {
+        "first_name": player.first_name,
+        "last_name": player.last_name,
+        "ema_number": player.ema_number,
+        "country": player.country,
+        "user": player.user_id,
+    }
+
+
+@transaction.atomic
+def register_player(
+    *,
+    actor: Any,
+    first_name: str,
+    last_name: str,
+    ema_number: str | None = None,
+    country: str = "",
+    user: Any = None,
+) -> Player:
+    """A new player. An EMA number already on file is an error naming its owner."""
+    player = Player(
+        first_name=clean_name(first_name, field="first_name"),
+        last_name=clean_name(last_name, field="last_name"),
+        ema_number=clean_ema_number(ema_number),
+        country=clean_country(country),
+        user=user,
+    )
+    check_ema_number_free(player.ema_number)
+    if user is not None and Player.objects.filter(user=user).exists():
+        raise ValidationFailed("This login is already linked to a player.", field="user")
+    player.save()
+    record_audit(
+        actor=actor, action="player.create", obj=player, before=None, after=player_snapshot(player)
+    )
+    return player
+
+
+UPDATABLE = ("first_name", "last_name", "ema_number", "country")
+
+
+@transaction.atomic
+def update_player(*, actor: Any, player: Player, **changes: Any) -> Player:
+    """Change a player's name, EMA number or country (site admins, or the player themself)."""
+    unknown = sorted(set(changes) - set(UPDATABLE))
+    if unknown:
+        raise ValidationFailed(f"{unknown[0]} cannot be changed here.", field=unknown[0])
+    if actor is not None and not (is_site_admin(actor) or player.user_id == actor.pk):
+        raise PermissionDenied("You may only change your own player profile.")
+    player = Player.objects.select_for_update().get(pk=player.pk)
+    before = player_snapshot(player)
+    if "first_name" in changes:
+        player.first_name = clean_name(changes["first_name"], field="first_name")
+    if "last_name" in changes:
+        player.last_name = clean_name(changes["last_name"], field="last_name")
+    if "ema_number" in changes:
+        player.ema_number = clean_ema_number(changes["ema_number"])
+        check_ema_number_free(player.ema_number, exclude=player.pk)
+    if "country" in changes:
+        player.country = clean_country(changes["country"])
+    player.save()
+    record_audit(
+        actor=actor,
+        action="player.update",
+        obj=player,
+        before=before,
+        after=player_snapshot(player),
+    )
+    return player

@@ -1,0 +1,279 @@
+"""Per-endpoint input and output serializers for games, hands and tile evaluation."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers
+
+from club.api.base import inline_choice_field
+from club.api.serializers import PlayerBriefSerializer
+from club.models import ClubNight, Player
+from scoring.engine import PRESETS
+from scoring.models import Game, GameSeat, Hand
+from tournaments.models import Table
+
+WINDS = ["E", "S", "W", "N"]
+
+
+# ---- output ---------------------------------------------------------------------------------
+class GameSeatSerializer(serializers.ModelSerializer):
+    player = PlayerBriefSerializer()
+
+    class Meta:
+        model = GameSeat
+        fields = ["seat", "player"]
+
+
+class HandOutputSerializer(serializers.ModelSerializer):
+    data = serializers.JSONField(  # type: ignore[assignment]  # the Hand.data field
+        help_text="One hand object of the game-record format."
+    )
+
+    class Meta:
+        model = Hand
+        fields = ["number", "data", "tiles", "created_at", "updated_at"]
+
+
+class GameListSerializer(serializers.ModelSerializer):
+    tournament = serializers.SerializerMethodField()
+    session = serializers.SerializerMethodField()
+    table_number = serializers.SerializerMethodField()
+    seats = GameSeatSerializer(many=True)
+    status = inline_choice_field(Game.Status.choices, read_only=True)
+    entry = inline_choice_field(Game.Entry.choices, read_only=True)
+
+    class Meta:
+        model = Game
+        fields = [
+            "id",
+            "tournament",
+            "session",
+            "table",
+            "table_number",
+            "club_night",
+            "ruleset",
+            "status",
+            "entry",
+            "end",
+            "version",
+            "seats",
+            "finished_at",
+            "updated_at",
+        ]
+
+    @extend_schema_field(OpenApiTypes.STR)
+    def get_tournament(self, game: Game) -> str | None:
+        return game.table.session.tournament.slug if game.table_id else None  # type: ignore[union-attr]
+
+    @extend_schema_field(OpenApiTypes.INT)
+    def get_session(self, game: Game) -> int | None:
+        return game.table.session.number if game.table_id else None  # type: ignore[union-attr]
+
+    @extend_schema_field(OpenApiTypes.INT)
+    def get_table_number(self, game: Game) -> int | None:
+        return game.table.number if game.table_id else None  # type: ignore[union-attr]
+
+
+class GameDetailSerializer(GameListSerializer):
+    """A game with its hands and the engine's summary (scores after every hand, final result).
+
+    `version` is what the next write must send back as `version`.
+    """
+
+    hands = HandOutputSerializer(many=True)
+    summary = serializers.JSONField(
+        help_text='The engine\'s replay output: "hands", "final", "ended_by", "next".'
+    )
+    substitutes = serializers.JSONField()
+    final_scores = serializers.JSONField()
+    rule_overrides = serializers.JSONField()
+
+    class Meta(GameListSerializer.Meta):
+        fields = [
+            *GameListSerializer.Meta.fields,
+            "rule_overrides",
+            "substitutes",
+            "final_scores",
+            "hands",
+            "summary",
+            "created_at",
+        ]
+
+
+def game_payload(game: Game) -> dict[str, Any]:
+    """A game as the API shows it (fresh from the database: hands, summary, version)."""
+    fresh = (
+        Game.objects.select_related("table__session__tournament", "club_night")
+        .prefetch_related("seats__player", "hands")
+        .get(pk=game.pk)
+    )
+    return dict(GameDetailSerializer(fresh).data)
+
+
+class AuditEntrySerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    created_at = serializers.DateTimeField()
+    actor = serializers.CharField(source="actor.username", default=None, allow_null=True)
+    action = serializers.CharField()
+    object_type = serializers.CharField()
+    object_id = serializers.CharField()
+    game_id = serializers.IntegerField(allow_null=True)
+    before = serializers.JSONField(allow_null=True)
+    after = serializers.JSONField(allow_null=True)
+    reason = serializers.CharField()
+
+
+# ---- input ----------------------------------------------------------------------------------
+class VersionInputSerializer(serializers.Serializer):
+    version = serializers.IntegerField(
+        min_value=0, help_text="The game version the client last read (optimistic concurrency)."
+    )
+
+
+class HandInputSerializer(VersionInputSerializer):
+    hand = serializers.DictField(help_text="One hand object of the game-record format.")
+    tiles = serializers.CharField(
+        required=False,
+        allow_blank=True,
+        default="",
+        max_length=120,
+        help_text="Optional winning hand in tile notation, cross-checked against han and fu.",
+    )
+
+
+class HandCorrectionInputSerializer(VersionInputSerializer):
+    hand = serializers.DictField(help_text="The corrected hand object.")
+    reason = serializers.CharField(max_length=1000, help_text="Why the hand is corrected.")
+
+
+class HandDeleteInputSerializer(VersionInputSerializer):
+    reason = serializers.CharField(max_length=1000, help_text="Why the last hand is removed.")
+
+
+class PreviewInputSerializer(serializers.Serializer):
+    hand = serializers.DictField(help_text="The hand to try; nothing is written.")
+
+
+class FinalizeInputSerializer(VersionInputSerializer):
+    end = serializers.ChoiceField(
+        choices=["complete", "time"],
+        required=False,
+        help_text='"time": a time-limited session stopped before the rules ended the game.',
+    )
+
+
+class ReopenInputSerializer(VersionInputSerializer):
+    reason = serializers.CharField(max_length=1000)
+
+
+class FinalScoresInputSerializer(VersionInputSerializer):
+    scores = serializers.ListField(
+        child=serializers.IntegerField(),
+        min_length=3,
+        max_length=4,
+        help_text="Table scores in seat order, as on the paper score sheet.",
+    )
+    riichi_sticks_left = serializers.IntegerField(min_value=0, default=0)
+
+
+class GameCreateInputSerializer(serializers.Serializer):
+    players = serializers.PrimaryKeyRelatedField(
+        queryset=Player.objects.all(),
+        many=True,
+        help_text="Player ids in seat order: seat 0 is East at the start.",
+    )
+    club_night = serializers.PrimaryKeyRelatedField(queryset=ClubNight.objects.all())
+    ruleset = serializers.ChoiceField(
+        choices=sorted(PRESETS), required=False, help_text="Default: the club's house rules."
+    )
+    rule_overrides = serializers.DictField(required=False)
+    entry = inline_choice_field(Game.Entry.choices, default=Game.Entry.HANDS)
+
+
+class GameImportInputSerializer(serializers.Serializer):
+    record = serializers.DictField(help_text="A whole game record (riichi-game-record/1).")
+    players = serializers.PrimaryKeyRelatedField(
+        queryset=Player.objects.all(),
+        many=True,
+        help_text="Player ids for the record's seats, in seat order.",
+    )
+    club_night = serializers.PrimaryKeyRelatedField(
+        queryset=ClubNight.objects.all(), required=False, allow_null=True
+    )
+    table = serializers.PrimaryKeyRelatedField(
+        queryset=Table.objects.all(), required=False, allow_null=True
+    )
+    finalize = serializers.BooleanField(default=True)
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        if (attrs.get("club_night") is None) == (attrs.get("table") is None):
+            raise serializers.ValidationError(
+                {"table": "Give exactly one of table and club_night."}
+            )
+        return attrs
+
+
+class TileEvaluateInputSerializer(serializers.Serializer):
+    notation = serializers.CharField(
+        max_length=120, help_text='Tile notation, e.g. "234567m234p2355s+1s".'
+    )
+    ruleset = serializers.ChoiceField(choices=sorted(PRESETS), default="ema-2025")
+    rule_overrides = serializers.DictField(required=False)
+    tsumo = serializers.BooleanField(default=False)
+    riichi = serializers.BooleanField(default=False)
+    ippatsu = serializers.BooleanField(default=False)
+    rinshan = serializers.BooleanField(default=False)
+    chankan = serializers.BooleanField(default=False)
+    haitei = serializers.BooleanField(default=False)
+    houtei = serializers.BooleanField(default=False)
+    double_riichi = serializers.BooleanField(default=False)
+    tenhou = serializers.BooleanField(default=False)
+    chiihou = serializers.BooleanField(default=False)
+    renhou = serializers.BooleanField(default=False)
+    dora_indicators = serializers.ListField(
+        child=serializers.CharField(max_length=20), default=list, max_length=5
+    )
+    ura_indicators = serializers.ListField(
+        child=serializers.CharField(max_length=20), default=list, max_length=5
+    )
+    seat_wind = inline_choice_field(WINDS, default="E")
+    round_wind = inline_choice_field(WINDS, default="E")
+    # Optional cross-check against what the referee entered.
+    han = serializers.IntegerField(required=False, min_value=0)
+    fu = serializers.IntegerField(required=False, min_value=0)
+    yakuman = serializers.IntegerField(required=False, min_value=0)
+
+
+class TileEvaluationSerializer(serializers.Serializer):
+    han = serializers.IntegerField()
+    fu = serializers.IntegerField(allow_null=True)
+    yakuman = serializers.IntegerField()
+    yaku = serializers.ListField(child=serializers.DictField())
+    dora = serializers.IntegerField()
+    fu_details = serializers.ListField(child=serializers.DictField())
+    dealer = serializers.BooleanField()
+    tsumo = serializers.BooleanField()
+    limit = serializers.CharField(allow_null=True)
+    payment = serializers.DictField()
+    mismatches = serializers.ListField(
+        child=serializers.CharField(), help_text="Cross-check against han/fu/yakuman, if given."
+    )
+
+
+class SubstituteInputSerializer(VersionInputSerializer):
+    seat = serializers.IntegerField(min_value=0, max_value=3)
+    substitute = serializers.PrimaryKeyRelatedField(queryset=Player.objects.all())
+    reason = serializers.CharField(max_length=1000)
+
+    def get_fields(self) -> dict[str, serializers.Field]:
+        fields = super().get_fields()
+        # `from` (as in the game record's substitutes) is a Python keyword: declared here.
+        fields["from"] = serializers.ChoiceField(
+            choices=["start", "during"],
+            default="start",
+            help_text="start: sat in from the start; during: took over mid-game (EMA 2025 7.3).",
+        )
+        return fields

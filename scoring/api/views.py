@@ -1,0 +1,399 @@
+"""Games, hands and tile evaluation over the API. Views parse, call a service, serialize.
+
+Every write on a game takes the `version` the client last read; a stale one is 409 with the
+game as it is now (`current`). POSTs honour `Idempotency-Key` (club.idempotency).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import django_filters
+from django.db.models import QuerySet
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework import mixins, status
+from rest_framework.decorators import action
+from rest_framework.permissions import AllowAny, BasePermission
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from club import audit
+from club.api.base import ID_BOUNDS, ServiceAPIView, ServiceViewSet, errors
+from club.api.permissions import CanEditGame, CanReadGameAudit, IsAuthenticatedForWrites
+from club.api.visibility import visible_games
+from club.errors import ConflictError, ValidationFailed
+from club.idempotency import idempotent
+from scoring import services
+from scoring.engine import load_ruleset
+from scoring.models import Game
+from scoring.tiles import Situation, cross_check, evaluate
+from tournaments import services as tournament_services
+
+from .serializers import (
+    AuditEntrySerializer,
+    FinalizeInputSerializer,
+    FinalScoresInputSerializer,
+    GameCreateInputSerializer,
+    GameDetailSerializer,
+    GameImportInputSerializer,
+    GameListSerializer,
+    HandCorrectionInputSerializer,
+    HandDeleteInputSerializer,
+    HandInputSerializer,
+    HandOutputSerializer,
+    PreviewInputSerializer,
+    ReopenInputSerializer,
+    SubstituteInputSerializer,
+    TileEvaluateInputSerializer,
+    TileEvaluationSerializer,
+    game_payload,
+)
+
+IDEMPOTENCY_KEY = OpenApiParameter(
+    "Idempotency-Key",
+    OpenApiTypes.STR,
+    OpenApiParameter.HEADER,
+    required=False,
+    description="Retry-safe POST: a repeat with the same key and body returns the first answer.",
+)
+GAME_WRITE_ERRORS = errors(400, 403, 404, 409, 422)
+
+
+class GameFilter(django_filters.FilterSet):
+    tournament = django_filters.CharFilter(field_name="table__session__tournament__slug")
+    session = django_filters.NumberFilter(field_name="table__session_id", **ID_BOUNDS)
+    club_night = django_filters.NumberFilter(field_name="club_night_id", **ID_BOUNDS)
+    club = django_filters.CharFilter(field_name="club_night__club__slug")
+    player = django_filters.NumberFilter(field_name="seats__player_id", distinct=True, **ID_BOUNDS)
+    status = django_filters.ChoiceFilter(choices=Game.Status.choices)
+
+    class Meta:
+        model = Game
+        fields = ["tournament", "session", "club_night", "club", "player", "status"]
+
+
+def _parse(serializer_class: type, request: Request, data: Any = None) -> dict[str, Any]:
+    serializer = serializer_class(data=request.data if data is None else data)
+    serializer.is_valid(raise_exception=True)
+    return dict(serializer.validated_data)
+
+
+class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ServiceViewSet):
+    """Games of tournaments and club nights: read with their summary; score entry as actions."""
+
+    permission_classes = [CanEditGame]
+    filterset_class = GameFilter
+
+    def get_queryset(self) -> QuerySet[Game]:
+        games = visible_games(self.request.user).prefetch_related("seats__player")
+        if self.action == "retrieve":
+            games = games.prefetch_related("hands")
+        return games.order_by("-created_at", "-id")
+
+    def get_serializer_class(self) -> type:
+        return GameDetailSerializer if self.action == "retrieve" else GameListSerializer
+
+    def conflict_state(self, error: ConflictError) -> dict[str, Any] | None:
+        pk = self.kwargs.get("pk")
+        game = Game.objects.filter(pk=pk).first() if pk is not None else None
+        return game_payload(game) if game is not None else None
+
+    def _answer(self, game: Game, code: int = status.HTTP_200_OK) -> Response:
+        return Response(game_payload(game), status=code)
+
+    # -- create ----------------------------------------------------------------------------
+    @extend_schema(
+        summary="Create a club-night game",
+        request=GameCreateInputSerializer,
+        parameters=[IDEMPOTENCY_KEY],
+        responses={201: GameDetailSerializer, **errors(400, 403, 422)},
+    )
+    @idempotent
+    def create(self, request: Request) -> Response:
+        data = _parse(GameCreateInputSerializer, request)
+        night = data["club_night"]
+        # Without a ruleset the club's house rules apply, overrides included.
+        if "ruleset" in data:
+            ruleset, overrides = data["ruleset"], data.get("rule_overrides")
+        else:
+            ruleset = night.club.ruleset
+            overrides = data.get("rule_overrides", night.club.rule_overrides)
+        game = services.create_game(
+            actor=request.user,
+            players=data["players"],
+            ruleset=ruleset,
+            rule_overrides=overrides,
+            club_night=night,
+            entry=data["entry"],
+        )
+        return self._answer(game, status.HTTP_201_CREATED)
+
+    # -- hands ----------------------------------------------------------------------------
+    @extend_schema(
+        methods=["GET"],
+        summary="The game's hands",
+        responses={200: HandOutputSerializer(many=True)},
+    )
+    @extend_schema(
+        methods=["POST"],
+        summary="Enter the next hand",
+        request=HandInputSerializer,
+        parameters=[IDEMPOTENCY_KEY],
+        responses={201: GameDetailSerializer, **GAME_WRITE_ERRORS},
+    )
+    @action(detail=True, methods=["get", "post"], pagination_class=None)
+    @idempotent
+    def hands(self, request: Request, pk: str) -> Response:
+        game = self.get_object()
+        if request.method == "GET":
+            return Response(HandOutputSerializer(game.hands.all(), many=True).data)
+        data = _parse(HandInputSerializer, request)
+        game = services.add_hand(
+            actor=request.user,
+            game=game,
+            hand=data["hand"],
+            expected_version=data["version"],
+            tiles=data.get("tiles") or "",
+        )
+        return self._answer(game, status.HTTP_201_CREATED)
+
+    @extend_schema(
+        methods=["PUT"],
+        summary="Correct a hand (with a reason)",
+        request=HandCorrectionInputSerializer,
+        responses={200: GameDetailSerializer, **errors(400, 403, 404, 409)},
+    )
+    @extend_schema(
+        methods=["DELETE"],
+        summary="Delete the last hand (with a reason)",
+        request=HandDeleteInputSerializer,
+        parameters=[
+            OpenApiParameter("version", OpenApiTypes.INT, description="Or in the body."),
+            OpenApiParameter("reason", OpenApiTypes.STR, description="Or in the body."),
+        ],
+        responses={200: GameDetailSerializer, **errors(400, 403, 404, 409)},
+    )
+    @action(
+        detail=True,
+        methods=["put", "delete"],
+        url_path=r"hands/(?P<number>\d+)",
+        url_name="hand-detail",
+    )
+    def hand_detail(self, request: Request, pk: str, number: str) -> Response:
+        game = self.get_object()
+        if request.method == "PUT":
+            data = _parse(HandCorrectionInputSerializer, request)
+            game = services.correct_hand(
+                actor=request.user,
+                game=game,
+                number=int(number),
+                hand=data["hand"],
+                expected_version=data["version"],
+                reason=data["reason"],
+            )
+            return self._answer(game)
+        # DELETE: clients and proxies may drop a DELETE body, so the query string works too.
+        data = _parse(HandDeleteInputSerializer, request, request.data or request.query_params)
+        last = game.hands.order_by("-number").values_list("number", flat=True).first()
+        if last is None or last != int(number):
+            raise ValidationFailed(
+                f"Only the last hand (number {last}) can be deleted; correct others instead.",
+                field="number",
+            )
+        game = services.delete_last_hand(
+            actor=request.user,
+            game=game,
+            expected_version=data["version"],
+            reason=data["reason"],
+        )
+        return self._answer(game)
+
+    # -- preview, finalize, final scores, reopen ------------------------------------------------
+    @extend_schema(
+        summary="Payment preview of a hand (nothing is written)",
+        request=PreviewInputSerializer,
+        responses={
+            200: OpenApiResponse(
+                OpenApiTypes.OBJECT,
+                description="The hand's replay entry (round, honba, deltas, scores) "
+                "with the game's `final`, `ended_by` and `next` as if it were entered.",
+            ),
+            **errors(400, 403, 404),
+        },
+    )
+    @action(detail=True, methods=["post"])
+    def preview(self, request: Request, pk: str) -> Response:
+        game = self.get_object()
+        data = _parse(PreviewInputSerializer, request)
+        return Response(services.preview(game=game, hand=data["hand"]))
+
+    @extend_schema(
+        summary="Finish the game so its result counts",
+        request=FinalizeInputSerializer,
+        parameters=[IDEMPOTENCY_KEY],
+        responses={200: GameDetailSerializer, **GAME_WRITE_ERRORS},
+    )
+    @action(detail=True, methods=["post"])
+    @idempotent
+    def finalize(self, request: Request, pk: str) -> Response:
+        game = self.get_object()
+        data = _parse(FinalizeInputSerializer, request)
+        game = services.finalize_game(
+            actor=request.user, game=game, expected_version=data["version"], end=data.get("end")
+        )
+        return self._answer(game)
+
+    @extend_schema(
+        summary="Reopen a finished game (with a reason)",
+        request=ReopenInputSerializer,
+        parameters=[IDEMPOTENCY_KEY],
+        responses={200: GameDetailSerializer, **GAME_WRITE_ERRORS},
+    )
+    @action(detail=True, methods=["post"])
+    @idempotent
+    def reopen(self, request: Request, pk: str) -> Response:
+        game = self.get_object()
+        data = _parse(ReopenInputSerializer, request)
+        game = services.reopen_game(
+            actor=request.user, game=game, expected_version=data["version"], reason=data["reason"]
+        )
+        return self._answer(game)
+
+    @extend_schema(
+        summary="Enter the final table scores from a paper score sheet",
+        request=FinalScoresInputSerializer,
+        parameters=[IDEMPOTENCY_KEY],
+        responses={200: GameDetailSerializer, **GAME_WRITE_ERRORS},
+    )
+    @action(detail=True, methods=["post"], url_path="final-scores", url_name="final-scores")
+    @idempotent
+    def final_scores(self, request: Request, pk: str) -> Response:
+        game = self.get_object()
+        data = _parse(FinalScoresInputSerializer, request)
+        game = services.enter_final_scores(
+            actor=request.user,
+            game=game,
+            scores=data["scores"],
+            riichi_sticks_left=data["riichi_sticks_left"],
+            expected_version=data["version"],
+        )
+        return self._answer(game)
+
+    @extend_schema(
+        summary="Seat a substitute for a tournament player (EMA 2025 7.3)",
+        request=SubstituteInputSerializer,
+        parameters=[IDEMPOTENCY_KEY],
+        responses={200: GameDetailSerializer, **GAME_WRITE_ERRORS},
+    )
+    @action(detail=True, methods=["post"])
+    @idempotent
+    def substitutes(self, request: Request, pk: str) -> Response:
+        game = self.get_object()
+        data = _parse(SubstituteInputSerializer, request)
+        game = tournament_services.substitute_player(
+            actor=request.user,
+            game=game,
+            seat=data["seat"],
+            substitute=data["substitute"],
+            reason=data["reason"],
+            from_=data["from"],
+            expected_version=data["version"],
+        )
+        return self._answer(game)
+
+    # -- record and audit -----------------------------------------------------------------
+    @extend_schema(
+        summary="Export the game record (riichi-game-record/1)",
+        responses={200: OpenApiResponse(OpenApiTypes.OBJECT, description="The game record.")},
+    )
+    @action(detail=True, methods=["get"])
+    def record(self, request: Request, pk: str) -> Response:
+        return Response(services.game_record(self.get_object()))
+
+    @extend_schema(
+        summary="Import a whole game record",
+        request=GameImportInputSerializer,
+        parameters=[IDEMPOTENCY_KEY],
+        responses={201: GameDetailSerializer, **errors(400, 403, 422)},
+    )
+    @action(detail=False, methods=["post"], url_path="import", url_name="import")
+    @idempotent
+    def import_record(self, request: Request) -> Response:
+        data = _parse(GameImportInputSerializer, request)
+        game = services.import_game_record(
+            actor=request.user,
+            record=data["record"],
+            players=data["players"],
+            table=data.get("table"),
+            club_night=data.get("club_night"),
+            finalize=data["finalize"],
+        )
+        return self._answer(game, status.HTTP_201_CREATED)
+
+    @extend_schema(
+        summary="The game's audit trail (its tournament's referees and organisers)",
+        responses={200: AuditEntrySerializer(many=True), **errors(403, 404)},
+    )
+    @action(detail=True, methods=["get"], pagination_class=None)
+    def audit(self, request: Request, pk: str) -> Response:
+        game = self.get_object()
+        entries = audit.audit_for_game(game.pk)
+        return Response(AuditEntrySerializer(entries, many=True).data)
+
+    def get_permissions(self) -> list[BasePermission]:
+        if self.action == "audit":
+            return [CanReadGameAudit()]
+        if self.action in ("create", "import_record"):
+            # The services check the club night or table the game is created at.
+            return [IsAuthenticatedForWrites()]
+        return [CanEditGame()]
+
+
+class TileEvaluateView(ServiceAPIView):
+    """Evaluate a winning hand from its tiles (yaku, han, fu, payment); writes nothing."""
+
+    permission_classes = [AllowAny]
+
+    @extend_schema(
+        summary="Evaluate a hand from its tiles",
+        request=TileEvaluateInputSerializer,
+        responses={200: TileEvaluationSerializer, **errors(400)},
+    )
+    def post(self, request: Request) -> Response:
+        data = _parse(TileEvaluateInputSerializer, request)
+        rules = load_ruleset(data["ruleset"], data.get("rule_overrides") or None)
+        situation = Situation(
+            **{
+                name: data[name]
+                for name in (
+                    "tsumo",
+                    "riichi",
+                    "ippatsu",
+                    "rinshan",
+                    "chankan",
+                    "haitei",
+                    "houtei",
+                    "double_riichi",
+                    "tenhou",
+                    "chiihou",
+                    "renhou",
+                    "seat_wind",
+                    "round_wind",
+                )
+            },
+            dora_indicators=tuple(data["dora_indicators"]),
+            ura_indicators=tuple(data["ura_indicators"]),
+        )
+        evaluation = evaluate(data["notation"], rules=rules, situation=situation)
+        mismatches: list[str] = []
+        if any(k in data for k in ("han", "fu", "yakuman")):
+            mismatches = list(
+                cross_check(
+                    evaluation,
+                    han=data.get("han"),
+                    fu=data.get("fu"),
+                    yakuman=data.get("yakuman") or 0,
+                )
+            )
+        return Response({**evaluation.to_dict(), "mismatches": mismatches})

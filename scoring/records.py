@@ -1,0 +1,217 @@
+"""Game records (formats/game-record.md) out of and into the database, and a game's results.
+
+- ``game_record(game)``: the game as a ``riichi-game-record/1`` document.
+- ``game_final(game)``: the engine's ``final`` object of a finished game (what standings,
+  ratings and statistics read), from the cached ``Game.summary`` or computed afresh.
+- ``import_game_records(...)``: validate records with the engine and create the games, all or
+  nothing.
+
+Player names in a record are strings; ours are "First Last", with the EMA number in square
+brackets when the player has one ("Anna Berg [04120017]"), so an import can find the player
+again. An import resolves each name by EMA number, else by a unique exact name, else creates
+the player.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from django.db import transaction
+
+from club.errors import ValidationFailed
+from club.models import ClubNight, Player
+from scoring.engine import (
+    RecordError,
+    check_final_scores,
+    final_results,
+    load_ruleset,
+    replay,
+)
+from scoring.models import Game, GamePenalty, GameSeat, Hand
+from tournaments.models import Table
+
+FORMAT = "riichi-game-record/1"
+_NAME_WITH_EMA = re.compile(r"^(?P<name>.*?)\s*\[(?P<ema>\d{8})\]$")
+
+
+def player_label(player: Player) -> str:
+    """A player's name in a game record: "First Last", plus "[EMA number]" when known."""
+    name = f"{player.first_name} {player.last_name}".strip()
+    return f"{name} [{player.ema_number}]" if player.ema_number else name
+
+
+def final_scores_of(game: Game) -> tuple[list[int], int]:
+    """Paper-sheet scores and riichi sticks left, whichever shape ``final_scores`` was saved in.
+
+    Accepted: a list of scores, or {"scores": [...], "riichi_sticks_left": n}.
+    """
+    stored: Any = game.final_scores
+    if isinstance(stored, Mapping):
+        return list(stored.get("scores") or []), int(stored.get("riichi_sticks_left") or 0)
+    return list(stored or []), 0
+
+
+def game_record(game: Game) -> dict[str, Any]:
+    """The game as a game-record document (hands in order; club penalties; substitutes)."""
+    seats = list(GameSeat.objects.filter(game=game).select_related("player").order_by("seat"))
+    record: dict[str, Any] = {
+        "format": FORMAT,
+        "ruleset": game.ruleset,
+        "players": [player_label(s.player) for s in seats],
+        "hands": [h.data for h in Hand.objects.filter(game=game).order_by("number")],
+    }
+    if game.rule_overrides:
+        record["rules"] = dict(game.rule_overrides)
+    if game.end and game.end != "complete":
+        record["end"] = game.end
+    penalties = [
+        {"seat": p.seat, "points": p.points, "kind": p.kind, **({"note": p.note} if p.note else {})}
+        for p in GamePenalty.objects.filter(game=game).order_by("id")
+    ]
+    if penalties:
+        record["penalties"] = penalties
+    if game.substitutes:
+        # Only the format's keys (the services also keep who came in).
+        record["substitutes"] = [{"seat": x["seat"], "from": x["from"]} for x in game.substitutes]
+    return record
+
+
+def compute_final(game: Game) -> dict[str, Any] | None:
+    """The ``final`` object computed by the engine from the stored hands or paper scores.
+
+    A game finalized before the rules ended it (a time-limited session, EMA 2025 7.4) is
+    scored as ``end: "time"``.
+    """
+    if game.entry == Game.Entry.FINAL_SCORES:
+        scores, sticks = final_scores_of(game)
+        if not scores:
+            return None
+        record = game_record(game)
+        return final_results(
+            scores=scores,
+            rules=load_ruleset(game.ruleset, game.rule_overrides or None),
+            riichi_sticks_left=sticks,
+            penalties=record.get("penalties", ()),
+            substitutes=record.get("substitutes", ()),
+        )
+    record = game_record(game)
+    final = replay(record)["final"]
+    if final is None and game.status == Game.Status.FINISHED and record["hands"]:
+        final = replay({**record, "end": "time"})["final"]
+    return final if isinstance(final, dict) else None
+
+
+def game_final(game: Game) -> dict[str, Any] | None:
+    """The results of a finished game (None while it is in progress).
+
+    Reads the cached ``Game.summary["final"]``; computes it with the engine when the cache is
+    empty (e.g. rows written by a bulk import).
+    """
+    if game.status != Game.Status.FINISHED:
+        return None
+    summary = game.summary
+    if isinstance(summary, Mapping) and summary.get("final"):
+        return dict(summary["final"])
+    return compute_final(game)
+
+
+def check_game_points(game: Game) -> str | None:
+    """Why the game's table scores do not add up to the starting total, or None if they do."""
+    rules = load_ruleset(game.ruleset, game.rule_overrides or None)
+    try:
+        if game.entry == Game.Entry.FINAL_SCORES:
+            scores, sticks = final_scores_of(game)
+            check_final_scores(scores=scores, rules=rules, riichi_sticks_left=sticks)
+            return None
+        result = replay(game_record(game))
+    except RecordError as exc:
+        return str(exc)
+    hands = result["hands"]
+    assert isinstance(hands, list)
+    if not hands:
+        return "the game has no hands"
+    expected = rules.players * rules.start_points
+    total = sum(hands[-1]["scores"])
+    # What is missing from the table scores must be riichi sticks still on the table.
+    on_table = expected - total
+    if on_table < 0 or (rules.riichi_stick and on_table % rules.riichi_stick):
+        return f"table scores add up to {total}, expected {expected} less riichi sticks"
+    return None
+
+
+# --- import -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ImportTarget:
+    """Where an imported game belongs: a tournament table or a club night."""
+
+    table: Table | None = None
+    club_night: ClubNight | None = None
+
+
+def _resolve_player(label: str) -> Player:
+    match = _NAME_WITH_EMA.match(label)
+    name, ema = (match["name"], match["ema"]) if match else (label.strip(), None)
+    if ema:
+        found = Player.objects.filter(ema_number=ema).first()
+        if found:
+            return found
+    first, _, last = name.partition(" ")
+    candidates = list(Player.objects.filter(first_name=first, last_name=last)[:2])
+    if len(candidates) == 1 and (ema is None or not candidates[0].ema_number):
+        return candidates[0]
+    return Player.objects.create(first_name=first, last_name=last, ema_number=ema)
+
+
+def _validate(record: Mapping[str, Any], index: int) -> dict[str, Any]:
+    try:
+        summary = replay(record)
+    except RecordError as exc:
+        where = exc.as_dict()
+        raise ValidationFailed(
+            f"record {index}: {exc}",
+            field=str(where["field"]) or None,
+            errors=[{"record": index, **where}],
+        ) from exc
+    return summary
+
+
+@transaction.atomic
+def import_game_records(
+    *,
+    actor: Any,
+    records: Sequence[Mapping[str, Any]],
+    target: ImportTarget,
+) -> list[Game]:
+    """Validate every record with the engine, then create all games, or none.
+
+    Raises ValidationFailed naming the record, hand and field of the first bad record.
+    Each game is written by scoring.services.games.import_game_record (audit, follow-ups).
+    """
+    if target.table is None and target.club_night is None:
+        raise ValidationFailed("an imported game needs a table or a club night", field="target")
+    if target.table is not None and len(records) > 1:
+        raise ValidationFailed("a tournament table holds one game", field="records")
+    summaries = [_validate(r, i) for i, r in enumerate(records)]
+    from scoring.services.games import import_game_record
+
+    games = []
+    for record, summary in zip(records, summaries, strict=True):
+        players = [_resolve_player(label) for label in record["players"]]
+        if len({p.pk for p in players}) != len(players):
+            raise ValidationFailed("a player sits twice at the table", field="players")
+        games.append(
+            import_game_record(
+                actor=actor,
+                record=dict(record),
+                table=target.table,
+                club_night=target.club_night,
+                players=players,
+                finalize=summary["final"] is not None,
+            )
+        )
+    return games

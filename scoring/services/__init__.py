@@ -1,0 +1,31 @@
+"""Write services for games and hands (see docs/TEAM.md for the conventions)."""
+
+from ._common import deferred_follow_ups
+from .final_scores import enter_final_scores
+from .games import (
+    create_game,
+    finalize_game,
+    game_record,
+    game_snapshot,
+    import_game_record,
+    preview,
+    reopen_game,
+    set_substitutes,
+)
+from .hands import add_hand, correct_hand, delete_last_hand
+
+__all__ = [
+    "add_hand",
+    "correct_hand",
+    "create_game",
+    "deferred_follow_ups",
+    "delete_last_hand",
+    "enter_final_scores",
+    "finalize_game",
+    "game_record",
+    "game_snapshot",
+    "import_game_record",
+    "preview",
+    "reopen_game",
+    "set_substitutes",
+]

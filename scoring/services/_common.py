@@ -1,0 +1,171 @@
+"""Shared helpers of the game services: locking, the engine run, snapshots, follow-up tasks."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
+from contextvars import ContextVar
+from typing import Any, TypedDict
+
+from django.db import transaction
+from django.utils import timezone
+
+from club.errors import ConflictError, PermissionDenied, ValidationFailed
+from scoring.engine import RecordError, RulesError, load_ruleset, replay
+from scoring.models import Game
+from tournaments.roles import can_edit_game
+
+log = logging.getLogger(__name__)
+
+RECORD_FORMAT = "riichi-game-record/1"
+
+
+def engine_error(error: RecordError, *, prefix: str = "") -> ValidationFailed:
+    """The engine's error (hand, field, message) as a ValidationFailed naming the field."""
+    field = error.field or None
+    if prefix and field:
+        field = f"{prefix}.{field}"
+    elif prefix:
+        field = prefix
+    return ValidationFailed(error.message, field=field, errors=[error.as_dict()])
+
+
+def check_ruleset(ruleset: str, rule_overrides: Mapping[str, Any] | None) -> None:
+    try:
+        load_ruleset(ruleset, rule_overrides or None)
+    except RulesError as error:
+        raise engine_error(error) from error
+
+
+def require_editor(actor: Any, game: Game) -> None:
+    """`actor=None` is the system (management commands, imports run by staff tools)."""
+    if actor is not None and not can_edit_game(actor, game):
+        raise PermissionDenied("You may not enter or change scores of this game.")
+
+
+def lock_game(game: Game | int, *, expected_version: int) -> Game:
+    """Lock the game row for this transaction and check the client's version.
+
+    Must be called inside `transaction.atomic`. A stale version is a ConflictError carrying the
+    current one: the client reloads instead of silently overwriting another referee's entry.
+    """
+    pk = game if isinstance(game, int) else game.pk
+    try:
+        locked = Game.objects.select_for_update().get(pk=pk)
+    except Game.DoesNotExist as error:
+        raise ValidationFailed("This game does not exist.", field="game") from error
+    if isinstance(expected_version, bool) or not isinstance(expected_version, int):
+        raise ValidationFailed("expected_version must be an integer.", field="expected_version")
+    if locked.version != expected_version:
+        raise ConflictError(
+            f"The game was changed meanwhile (now version {locked.version}, you sent "
+            f"{expected_version}). Reload it and enter your change again.",
+            current_version=locked.version,
+        )
+    return locked
+
+
+def bump_version(game: Game, *, fields: list[str]) -> None:
+    """Save `fields` and the next version, only if nobody bumped the version in between.
+
+    The conditional UPDATE keeps the check sound even where select_for_update is a no-op
+    (SQLite serialises writers instead).
+    """
+    expected = game.version
+    game.version = expected + 1
+    game.updated_at = timezone.now()
+    values = {name: getattr(game, name) for name in {*fields, "version", "updated_at"}}
+    updated = Game.objects.filter(pk=game.pk, version=expected).update(**values)
+    if updated != 1:
+        current = Game.objects.filter(pk=game.pk).values_list("version", flat=True).first()
+        raise ConflictError(
+            "The game was changed meanwhile. Reload it and enter your change again.",
+            current_version=current if current is not None else expected,
+        )
+
+
+def tournament_id_of(game: Game) -> int | None:
+    if game.table_id is None:
+        return None
+    return game.table.session.tournament_id  # type: ignore[union-attr]
+
+
+def club_id_of(game: Game) -> int | None:
+    if game.club_night_id is None:
+        return None
+    return game.club_night.club_id  # type: ignore[union-attr]
+
+
+class AuditScope(TypedDict):
+    game_id: int | None
+    tournament_id: int | None
+    club_id: int | None
+
+
+def audit_scope(game: Game) -> AuditScope:
+    return {
+        "game_id": game.pk,
+        "tournament_id": tournament_id_of(game),
+        "club_id": club_id_of(game),
+    }
+
+
+def run_engine(record: Mapping[str, Any]) -> dict[str, Any]:
+    try:
+        return dict(replay(record))
+    except RecordError as error:
+        raise engine_error(error) from error
+
+
+# Bulk writers (seed_demo, imports) collect follow-ups here and run each once at the end.
+_deferred: ContextVar[set[tuple[str, int]] | None] = ContextVar("deferred_follow_ups", default=None)
+
+
+@contextmanager
+def deferred_follow_ups() -> Iterator[set[tuple[str, int]]]:
+    """Within this block, no standings/ratings task is enqueued; the yielded set collects
+    ("tournament", id) and ("club_game", id) for the caller to handle once."""
+    collected: set[tuple[str, int]] = set()
+    token = _deferred.set(collected)
+    try:
+        yield collected
+    finally:
+        _deferred.reset(token)
+
+
+def enqueue_follow_ups(game: Game, *, ratings: bool = False) -> None:
+    """After commit: update the tournament's standings (tournament games) and the ratings
+    (finished games, or `ratings=True` when a game stops being finished)."""
+    tournament_id = tournament_id_of(game)
+    game_id = game.pk
+    rate = ratings or game.status == Game.Status.FINISHED
+    deferred = _deferred.get()
+    if deferred is not None:
+        if tournament_id is not None:
+            deferred.add(("tournament", tournament_id))
+        if rate:
+            deferred.add(("ratings", game_id))
+        return
+
+    def run(task_path: str, attr: str, *args: Any) -> Callable[[], None]:
+        def call() -> None:
+            try:
+                module = __import__(task_path, fromlist=[attr])
+                task = getattr(module, attr)
+            except (ImportError, AttributeError):
+                return  # that part of the project is not there yet
+            try:
+                task.delay(*args)
+            except Exception:  # a broker hiccup must not turn a saved hand into an error
+                log.exception("could not enqueue %s.%s%r", task_path, attr, args)
+
+        return call
+
+    if tournament_id is not None:
+        # With the game id the standings task updates just this game's rows.
+        transaction.on_commit(
+            run("tournaments.standings.tasks", "recompute_standings", tournament_id, game_id)
+        )
+    if rate:
+        transaction.on_commit(run("club.ratings.tasks", "update_ratings", game_id))

@@ -1,0 +1,84 @@
+"""Paper-sheet entry: only the final table scores of a game, no hands."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import transaction
+
+from club.audit import record_audit
+from club.errors import ValidationFailed
+from scoring.engine import RecordError, final_results, load_ruleset
+from scoring.models import Game, GamePenalty
+
+from ._common import audit_scope, engine_error, lock_game, require_editor
+
+
+def final_scores_summary(game: Game) -> dict[str, Any]:
+    """The replay-shaped summary of a final-scores game (no hands; `final` from the engine)."""
+    stored = game.final_scores or {}
+    if not stored:
+        return {"hands": [], "final": None, "ended_by": None, "next": None}
+    rules = load_ruleset(game.ruleset, game.rule_overrides or None)
+    penalties = [
+        {"seat": p.seat, "points": p.points, "kind": p.kind}
+        for p in GamePenalty.objects.filter(game=game).order_by("id")
+    ]
+    try:
+        final = final_results(
+            scores=stored["scores"],
+            rules=rules,
+            riichi_sticks_left=stored.get("riichi_sticks_left", 0),
+            penalties=penalties,
+            substitutes=game.substitutes or (),
+        )
+    except RecordError as error:
+        raise engine_error(error) from error
+    return {"hands": [], "final": final, "ended_by": "final_scores", "next": None}
+
+
+@transaction.atomic
+def enter_final_scores(
+    *,
+    actor: Any,
+    game: Game,
+    scores: list[int],
+    riichi_sticks_left: int = 0,
+    expected_version: int,
+    reason: str = "",
+) -> Game:
+    """Store the table scores from a paper score sheet; the engine checks they add up.
+
+    Uma, oka and leftover riichi sticks are applied by the engine (EMA 2025 3.7). A game that
+    already has hands cannot switch to final-scores entry.
+    """
+    from .games import game_snapshot, save_written_game
+
+    game = lock_game(game, expected_version=expected_version)
+    require_editor(actor, game)
+    if game.hands.exists():
+        raise ValidationFailed(
+            "This game has hands; its scores come from them. Delete the hands first.",
+            field="scores",
+        )
+    if not isinstance(scores, list | tuple):
+        raise ValidationFailed("scores must be a list of points.", field="scores")
+    rules = load_ruleset(game.ruleset, game.rule_overrides or None)
+    try:
+        final_results(scores=list(scores), rules=rules, riichi_sticks_left=riichi_sticks_left)
+    except RecordError as error:
+        raise engine_error(error) from error
+    before = game_snapshot(game)
+    game.entry = Game.Entry.FINAL_SCORES
+    game.final_scores = {"scores": list(scores), "riichi_sticks_left": riichi_sticks_left}
+    save_written_game(game, fields=["entry", "final_scores"])
+    record_audit(
+        actor=actor,
+        action="game.final_scores",
+        obj=game,
+        before=before,
+        after=game_snapshot(game),
+        reason=reason,
+        **audit_scope(game),
+    )
+    return game

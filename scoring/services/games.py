@@ -1,0 +1,363 @@
+"""Game services: create, read as a game record, finalize/reopen, import a whole record.
+
+Every write locks the game row, checks the client's `expected_version`, re-runs the engine over
+the whole record, stores the summary, bumps the version, audits, and after commit enqueues the
+standings (tournament games) or ratings (club games) recompute.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from club.audit import record_audit
+from club.errors import ValidationFailed
+from club.models import ClubNight, Player
+from scoring.engine import RecordError, Ruleset, load_ruleset, preview_hand
+from scoring.models import Game, GamePenalty, GameSeat, Hand
+from tournaments.models import Table
+
+from ._common import (
+    RECORD_FORMAT,
+    audit_scope,
+    bump_version,
+    check_ruleset,
+    engine_error,
+    enqueue_follow_ups,
+    lock_game,
+    require_editor,
+    run_engine,
+)
+
+END_VALUES = ("complete", "time")
+
+
+def game_snapshot(game: Game) -> dict[str, Any]:
+    """The state an audit entry keeps as before/after."""
+    return {
+        "version": game.version,
+        "status": game.status,
+        "entry": game.entry,
+        "end": game.end,
+        "substitutes": game.substitutes,
+        "final_scores": game.final_scores,
+        "hands": game.hands.count(),
+        "result": (game.summary or {}).get("final", {}).get("result")
+        if isinstance((game.summary or {}).get("final"), dict)
+        else None,
+    }
+
+
+def seat_players(game: Game) -> list[Player]:
+    return [s.player for s in game.seats.select_related("player").order_by("seat")]
+
+
+def game_record(game: Game) -> dict[str, Any]:
+    """The game as a `riichi-game-record/1` document (formats/game-record.md).
+
+    Penalties here are the game's own (club games, GamePenalty); tournament penalties
+    (tournaments.Penalty) count in the standings, not in one game.
+    """
+    record: dict[str, Any] = {
+        "format": RECORD_FORMAT,
+        "ruleset": game.ruleset,
+        "players": [str(p) for p in seat_players(game)],
+        "hands": [h.data for h in game.hands.order_by("number")],
+        "end": game.end,
+    }
+    if game.rule_overrides:
+        record["rules"] = game.rule_overrides
+    penalties = [
+        {"seat": p.seat, "points": p.points, "kind": p.kind, "note": p.note}
+        for p in GamePenalty.objects.filter(game=game).order_by("id")
+    ]
+    if penalties:
+        record["penalties"] = penalties
+    if game.substitutes:
+        # Only the format's keys: who came in (`player_id`) stays in the database.
+        record["substitutes"] = [
+            {"seat": s.get("seat"), "from": s.get("from")} for s in game.substitutes
+        ]
+    return record
+
+
+def compute_summary(game: Game) -> dict[str, Any]:
+    """The engine's replay of the game as stored (raises ValidationFailed if it contradicts)."""
+    if game.entry == Game.Entry.FINAL_SCORES:
+        from .final_scores import final_scores_summary
+
+        return final_scores_summary(game)
+    return run_engine(game_record(game))
+
+
+def is_over(summary: Mapping[str, Any] | None) -> bool:
+    """Whether the rules ended the game (replay's `next` is None once it is over)."""
+    return bool(summary) and summary.get("next", {}) is None  # type: ignore[union-attr]
+
+
+def save_written_game(game: Game, *, fields: Sequence[str] = (), ratings: bool = False) -> None:
+    """Re-run the engine, store the summary and the next version (inside the transaction)."""
+    game.summary = compute_summary(game)
+    bump_version(game, fields=[*fields, "summary"])
+    enqueue_follow_ups(game, ratings=ratings)
+
+
+@transaction.atomic
+def create_game(
+    *,
+    actor: Any,
+    players: Sequence[Player],
+    ruleset: str,
+    rule_overrides: dict[str, Any] | None = None,
+    table: Table | None = None,
+    club_night: ClubNight | None = None,
+    entry: str = Game.Entry.HANDS,
+) -> Game:
+    """A new game; `players` in seat order (seat 0 is East at the start)."""
+    if (table is None) == (club_night is None):
+        raise ValidationFailed("A game belongs to either a table or a club night.", field="table")
+    check_ruleset(ruleset, rule_overrides)
+    seats = load_ruleset(ruleset, rule_overrides or None).players
+    if len(players) != seats:
+        raise ValidationFailed(f"A game needs {seats} players.", field="players")
+    if len({p.pk for p in players}) != len(players):
+        raise ValidationFailed("A player cannot sit twice at one table.", field="players")
+    if entry not in Game.Entry.values:
+        raise ValidationFailed("Unknown entry mode.", field="entry")
+    if table is not None and Game.objects.filter(table=table).exists():
+        raise ValidationFailed("This table already has a game.", field="table")
+    game = Game(
+        table=table,
+        club_night=club_night,
+        ruleset=ruleset,
+        rule_overrides=rule_overrides or {},
+        entry=entry,
+    )
+    if actor is not None:
+        from club.errors import PermissionDenied
+        from tournaments.roles import is_club_admin, is_referee, player_of
+
+        if table is not None:
+            allowed = is_referee(actor, table.session.tournament_id)
+        else:
+            me = player_of(actor)
+            allowed = is_club_admin(actor, club_night.club_id) or (  # type: ignore[union-attr]
+                me is not None and club_night.club.memberships.filter(player=me).exists()  # type: ignore[union-attr]
+            )
+        if not allowed:
+            raise PermissionDenied("You may not create a game here.")
+    game.save()
+    GameSeat.objects.bulk_create(
+        [GameSeat(game=game, seat=i, player=p) for i, p in enumerate(players)]
+    )
+    game.summary = compute_summary(game)
+    game.save(update_fields=["summary"])
+    record_audit(
+        actor=actor,
+        action="game.create",
+        obj=game,
+        before=None,
+        after={**game_snapshot(game), "players": [p.pk for p in players], "ruleset": ruleset},
+        **audit_scope(game),
+    )
+    return game
+
+
+def preview(*, game: Game, hand: dict[str, Any]) -> dict[str, Any]:
+    """What the game would look like with `hand` appended; writes nothing."""
+    try:
+        return dict(preview_hand(game_record(game), hand))
+    except RecordError as error:
+        raise engine_error(error) from error
+
+
+@transaction.atomic
+def finalize_game(*, actor: Any, game: Game, expected_version: int, end: str | None = None) -> Game:
+    """Mark the game finished so its results count.
+
+    A game the rules have not ended yet needs `end="time"`: a time-limited session stopped
+    after the last hand (EMA 2025 7.4).
+    """
+    game = lock_game(game, expected_version=expected_version)
+    require_editor(actor, game)
+    if game.status == Game.Status.FINISHED:
+        raise ValidationFailed("The game is already finished.", field="status")
+    before = game_snapshot(game)
+    if end is not None:
+        if end not in END_VALUES:
+            raise ValidationFailed('end must be "complete" or "time".', field="end")
+        game.end = end
+    if game.entry == Game.Entry.FINAL_SCORES:
+        if not game.final_scores:
+            raise ValidationFailed("Enter the final scores first.", field="final_scores")
+    else:
+        if not game.hands.exists():
+            raise ValidationFailed("The game has no hands yet.", field="hands")
+        summary = compute_summary(game)
+        if game.end == "complete" and not is_over(summary):
+            raise ValidationFailed(
+                "The rules have not ended this game yet; if the session stopped on time, "
+                'finish it with end "time" (EMA 2025 7.4).',
+                field="end",
+            )
+    game.status = Game.Status.FINISHED
+    game.finished_at = timezone.now()
+    save_written_game(game, fields=["status", "finished_at", "end"])
+    record_audit(
+        actor=actor,
+        action="game.finalize",
+        obj=game,
+        before=before,
+        after=game_snapshot(game),
+        **audit_scope(game),
+    )
+    return game
+
+
+@transaction.atomic
+def reopen_game(*, actor: Any, game: Game, expected_version: int, reason: str) -> Game:
+    """Undo finalize (e.g. a hand was forgotten); the results stop counting until finalized."""
+    game = lock_game(game, expected_version=expected_version)
+    require_editor(actor, game)
+    if not reason.strip():
+        raise ValidationFailed("Say why the game is reopened.", field="reason")
+    if game.status != Game.Status.FINISHED:
+        raise ValidationFailed("The game is not finished.", field="status")
+    before = game_snapshot(game)
+    game.status = Game.Status.IN_PROGRESS
+    game.finished_at = None
+    if game.entry == Game.Entry.HANDS:
+        game.end = "complete"
+    save_written_game(game, fields=["status", "finished_at", "end"], ratings=True)
+    record_audit(
+        actor=actor,
+        action="game.reopen",
+        obj=game,
+        before=before,
+        after=game_snapshot(game),
+        reason=reason,
+        **audit_scope(game),
+    )
+    return game
+
+
+@transaction.atomic
+def set_substitutes(
+    *,
+    actor: Any,
+    game: Game,
+    substitutes: list[dict[str, Any]],
+    expected_version: int,
+    reason: str = "",
+) -> Game:
+    """Replace the game's `substitutes` list (EMA 2025 7.3); validated by the engine."""
+    game = lock_game(game, expected_version=expected_version)
+    require_editor(actor, game)
+    before = game_snapshot(game)
+    game.substitutes = list(substitutes)
+    save_written_game(game, fields=["substitutes"])
+    record_audit(
+        actor=actor,
+        action="game.substitutes",
+        obj=game,
+        before=before,
+        after=game_snapshot(game),
+        reason=reason,
+        **audit_scope(game),
+    )
+    return game
+
+
+@transaction.atomic
+def import_game_record(
+    *,
+    actor: Any,
+    record: dict[str, Any],
+    players: Sequence[Player],
+    table: Table | None = None,
+    club_night: ClubNight | None = None,
+    finalize: bool = True,
+) -> Game:
+    """Create a game from a whole game record; all of it is checked before anything is kept."""
+    if not isinstance(record, Mapping):
+        raise ValidationFailed("A game record must be a JSON object.", field="record")
+    if record.get("format", RECORD_FORMAT) != RECORD_FORMAT:
+        raise ValidationFailed(f'format must be "{RECORD_FORMAT}".', field="format")
+    if not isinstance(record.get("ruleset"), str):
+        raise ValidationFailed("ruleset is missing.", field="ruleset")
+    hands = record.get("hands") or []
+    if not isinstance(hands, list):
+        raise ValidationFailed("hands must be a list.", field="hands")
+    end = record.get("end", "complete")
+    if end not in END_VALUES:
+        raise ValidationFailed('end must be "complete" or "time".', field="end")
+    names = record.get("players")
+    if isinstance(names, list) and len(names) != len(players):
+        raise ValidationFailed(
+            f"The record has {len(names)} players, {len(players)} were given.", field="players"
+        )
+    run_engine({**record, "format": RECORD_FORMAT})  # reject before writing anything
+    game = create_game(
+        actor=actor,
+        players=players,
+        ruleset=record["ruleset"],
+        rule_overrides=record.get("rules") or None,
+        table=table,
+        club_night=club_night,
+    )
+    Hand.objects.bulk_create(
+        [
+            Hand(game=game, number=i, data=h, entered_by=_user_or_none(actor))
+            for i, h in enumerate(hands)
+        ]
+    )
+    rules = load_ruleset(record["ruleset"], record.get("rules") or None)
+    for p in record.get("penalties") or []:
+        if p.get("kind") == "chombo":
+            continue  # the engine derives chombo penalties from chombo hands
+        GamePenalty.objects.create(
+            game=game,
+            seat=p["seat"],
+            kind=p.get("kind", "other"),
+            points=_penalty_points(p, rules),
+            note=p.get("note", ""),
+        )
+    game.end = end
+    game.substitutes = list(record.get("substitutes") or [])
+    fields = ["end", "substitutes"]
+    if finalize:
+        game.status = Game.Status.FINISHED
+        game.finished_at = timezone.now()
+        fields += ["status", "finished_at"]
+    save_written_game(game, fields=fields)
+    record_audit(
+        actor=actor,
+        action="game.import",
+        obj=game,
+        before=None,
+        after={**game_snapshot(game), "record": game_record(game)},
+        **audit_scope(game),
+    )
+    return game
+
+
+def _penalty_points(penalty: Mapping[str, Any], rules: Ruleset) -> int:
+    """A record penalty's points, with the defaults the engine applies when they are left out."""
+    if penalty.get("points") is not None:
+        return int(penalty["points"])
+    kind = penalty.get("kind", "other")
+    if kind == "lateness":
+        return math.ceil(penalty["minutes"]) * rules.lateness_per_minute  # EMA 2025 7.2
+    if kind == "score_sheet":
+        return rules.score_sheet_penalty  # EMA 2025 7.5
+    if kind == "all_last_sheet":
+        return rules.all_last_sheet_penalty
+    return 0
+
+
+def _user_or_none(actor: Any) -> Any:
+    return actor if actor is not None and getattr(actor, "is_authenticated", False) else None

@@ -1,0 +1,168 @@
+"""Hand services: add, correct and delete hands of a game, hand by hand from the table.
+
+Each call locks the game, checks `expected_version`, replays the whole record with the change
+through the engine (a hand that contradicts the rules is a ValidationFailed naming its field,
+and nothing is saved), stores the new summary and version, and audits before and after.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import transaction
+
+from club.audit import record_audit
+from club.errors import ValidationFailed
+from scoring.models import Game, Hand
+
+from ._common import audit_scope, lock_game, require_editor
+from .games import game_snapshot, is_over, save_written_game
+
+MAX_TILES_LENGTH = Hand._meta.get_field("tiles").max_length or 120
+
+
+def _check_hand_shape(hand: Any) -> dict[str, Any]:
+    if not isinstance(hand, dict):
+        raise ValidationFailed("A hand must be a JSON object.", field="hand")
+    if "outcome" not in hand:
+        raise ValidationFailed("outcome is missing.", field="outcome")
+    return dict(hand)
+
+
+def _check_tiles(tiles: str) -> str:
+    tiles = (tiles or "").strip()
+    if len(tiles) > MAX_TILES_LENGTH:
+        raise ValidationFailed(
+            f"The tile notation is longer than {MAX_TILES_LENGTH} characters.", field="tiles"
+        )
+    return tiles
+
+
+def _require_hand_entry(game: Game) -> None:
+    if game.entry != Game.Entry.HANDS:
+        raise ValidationFailed(
+            "This game was entered as final scores only; it has no hands.", field="entry"
+        )
+
+
+def _user(actor: Any) -> Any:
+    return actor if actor is not None and getattr(actor, "is_authenticated", False) else None
+
+
+@transaction.atomic
+def add_hand(
+    *, actor: Any, game: Game, hand: dict[str, Any], expected_version: int, tiles: str = ""
+) -> Game:
+    """Append the next hand (a game-record hand object)."""
+    game = lock_game(game, expected_version=expected_version)
+    require_editor(actor, game)
+    _require_hand_entry(game)
+    if game.status == Game.Status.FINISHED:
+        raise ValidationFailed(
+            "The game is finished; reopen it to add a hand, or correct a hand.", field="status"
+        )
+    data = _check_hand_shape(hand)
+    tiles = _check_tiles(tiles)
+    if is_over(game.summary):
+        raise ValidationFailed("The rules have ended this game: no more hands.", field="hand")
+    before = game_snapshot(game)
+    number = game.hands.count()
+    new = Hand.objects.create(
+        game=game, number=number, data=data, tiles=tiles, entered_by=_user(actor)
+    )
+    save_written_game(game)  # replays everything; a bad hand rolls the whole call back
+    record_audit(
+        actor=actor,
+        action="hand.add",
+        obj=new,
+        before=before,
+        after={**game_snapshot(game), "hand": {"number": number, "data": data, "tiles": tiles}},
+        **audit_scope(game),
+    )
+    return game
+
+
+@transaction.atomic
+def correct_hand(
+    *,
+    actor: Any,
+    game: Game,
+    number: int,
+    hand: dict[str, Any],
+    expected_version: int,
+    reason: str,
+    tiles: str | None = None,
+) -> Game:
+    """Replace hand `number` (0-based); later hands are replayed on top of the correction."""
+    game = lock_game(game, expected_version=expected_version)
+    require_editor(actor, game)
+    _require_hand_entry(game)
+    if not (reason or "").strip():
+        raise ValidationFailed("Say why the hand is corrected.", field="reason")
+    data = _check_hand_shape(hand)
+    try:
+        existing = game.hands.get(number=number)
+    except (Hand.DoesNotExist, ValueError, TypeError) as error:
+        raise ValidationFailed(f"The game has no hand {number}.", field="number") from error
+    before_hand = {"number": number, "data": existing.data, "tiles": existing.tiles}
+    before = {**game_snapshot(game), "hand": before_hand}
+    existing.data = data
+    if tiles is not None:
+        existing.tiles = _check_tiles(tiles)
+    existing.entered_by = _user(actor)
+    existing.save(update_fields=["data", "tiles", "entered_by", "updated_at"])
+    save_written_game(game)
+    if game.status == Game.Status.FINISHED and game.end == "complete" and not is_over(game.summary):
+        raise ValidationFailed(
+            "After this correction the rules would not have ended the game; reopen the game "
+            "first if hands are missing.",
+            field="hand",
+        )
+    record_audit(
+        actor=actor,
+        action="hand.correct",
+        obj=existing,
+        before=before,
+        after={
+            **game_snapshot(game),
+            "hand": {"number": number, "data": data, "tiles": existing.tiles},
+        },
+        reason=reason,
+        **audit_scope(game),
+    )
+    return game
+
+
+@transaction.atomic
+def delete_last_hand(*, actor: Any, game: Game, expected_version: int, reason: str) -> Game:
+    """Remove the last hand (only the last: earlier ones are corrected, not removed)."""
+    game = lock_game(game, expected_version=expected_version)
+    require_editor(actor, game)
+    _require_hand_entry(game)
+    if not (reason or "").strip():
+        raise ValidationFailed("Say why the hand is deleted.", field="reason")
+    if game.status == Game.Status.FINISHED:
+        raise ValidationFailed(
+            "The game is finished; reopen it before deleting a hand.", field="status"
+        )
+    last = game.hands.order_by("-number").first()
+    if last is None:
+        raise ValidationFailed("The game has no hands.", field="number")
+    before = {
+        **game_snapshot(game),
+        "hand": {"number": last.number, "data": last.data, "tiles": last.tiles},
+    }
+    hand_pk = last.pk
+    last.delete()
+    save_written_game(game)
+    record_audit(
+        actor=actor,
+        action="hand.delete",
+        object_type="scoring.hand",
+        object_id=hand_pk,
+        before=before,
+        after=game_snapshot(game),
+        reason=reason,
+        **audit_scope(game),
+    )
+    return game

@@ -1,0 +1,449 @@
+"""Referee pages: pick a table, enter hands with a live payment preview, correct, finalize.
+
+Views parse input, call scoring.services and render; every rule check is the engine's.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from club.errors import ConflictError, ServiceError
+from club.errors import PermissionDenied as ServicePermissionDenied
+from scoring.engine import RecordError, load_ruleset, replay
+from scoring.forms import HandEntryForm, ReasonForm, VersionForm, field_for_engine_error
+from scoring.models import Game
+from scoring.services import game_record
+from tournaments import roles
+from tournaments.models import StaffRole
+
+WINDS = "ESWN"
+
+
+# ---------------------------------------------------------------- reads
+
+
+def table_state(game: Game) -> dict[str, Any]:
+    """Names, scores, round, honba and sticks as they stand now (for the always-visible bar)."""
+    record = game_record(game)
+    players = record["players"]
+    rules = load_ruleset(game.ruleset, game.rule_overrides or None)
+    try:
+        result: dict[str, Any] = replay(record) if record["hands"] else {}
+    except RecordError:
+        result = {}
+    hands = result.get("hands") or []
+    scores = hands[-1]["scores"] if hands else [rules.start_points] * len(players)
+    nxt: dict[str, Any] | None = (
+        result.get("next")
+        if hands
+        else {
+            "round": "E1",
+            "honba": 0,
+            "riichi_sticks": 0,
+            "dealer": 0,
+        }
+    )
+    over = bool(hands) and nxt is None
+    if nxt is None and hands:
+        last = hands[-1]
+        nxt = {
+            "round": last["round"],
+            "honba": last["honba"],
+            "riichi_sticks": last["riichi_sticks"],
+            "dealer": last["dealer"],
+        }
+    dealer = int(nxt["dealer"]) if nxt else 0
+    seats = [
+        {
+            "seat": i,
+            "name": name,
+            "score": scores[i],
+            "wind": WINDS[(i - dealer) % len(players)],
+            "dealer": i == dealer,
+        }
+        for i, name in enumerate(players)
+    ]
+    rows: list[dict[str, Any]] = []
+    for i, (stored, out) in enumerate(zip(record["hands"], hands, strict=False)):
+        rows.append(
+            {
+                "number": i,
+                "data": stored,
+                "out": out,
+                "summary": describe_hand(stored, players),
+                "cells": [
+                    {"score": score, "delta": delta}
+                    for score, delta in zip(out["scores"], out["deltas"], strict=False)
+                ],
+            }
+        )
+    return {
+        "players": players,
+        "seats": seats,
+        "round": nxt["round"] if nxt else "E1",
+        "honba": nxt["honba"] if nxt else 0,
+        "riichi_sticks": nxt["riichi_sticks"] if nxt else 0,
+        "dealer": dealer,
+        "over": over,
+        "final": result.get("final"),
+        "hands": rows,
+        "rules": rules,
+    }
+
+
+def describe_hand(hand: dict[str, Any], players: list[str]) -> str:
+    """One line a referee can read back: "Ron: Anna 3 han 30 fu from Ben"."""
+    outcome = hand.get("outcome")
+
+    def name(seat: Any) -> str:
+        return players[seat] if isinstance(seat, int) and 0 <= seat < len(players) else "?"
+
+    def win_text(win: dict[str, Any]) -> str:
+        if win.get("yakuman"):
+            value = _("yakuman") if win["yakuman"] == 1 else _("double yakuman")
+        elif win.get("fu"):
+            value = _("%(han)s han %(fu)s fu") % {"han": win.get("han"), "fu": win["fu"]}
+        else:
+            value = _("%(han)s han") % {"han": win.get("han")}
+        return f"{name(win.get('winner'))} {value}"
+
+    if outcome == "ron":
+        wins = ", ".join(win_text(w) for w in hand.get("wins", []))
+        return _("Ron: %(wins)s from %(loser)s") % {"wins": wins, "loser": name(hand.get("loser"))}
+    if outcome == "tsumo":
+        return _("Tsumo: %(win)s") % {"win": win_text((hand.get("wins") or [{}])[0])}
+    if outcome == "draw":
+        tenpai = ", ".join(name(s) for s in hand.get("tenpai", [])) or _("nobody")
+        return _("Draw, tenpai: %(who)s") % {"who": tenpai}
+    if outcome == "nagashi":
+        who = ", ".join(name(s) for s in hand.get("nagashi", []))
+        return _("Nagashi mangan: %(who)s") % {"who": who}
+    if outcome == "chombo":
+        return _("Chombo: %(who)s") % {"who": name(hand.get("offender"))}
+    return _("Abortive draw")
+
+
+def referee_games(user: Any) -> list[Game]:
+    """In-progress tournament games of the tournaments where the user referees."""
+    games = Game.objects.filter(status=Game.Status.IN_PROGRESS, table__isnull=False)
+    if not roles.is_site_admin(user):
+        tournament_ids = StaffRole.objects.filter(user_id=user.pk).values_list(
+            "tournament_id", flat=True
+        )
+        games = games.filter(table__session__tournament_id__in=list(tournament_ids))
+    return list(
+        games.select_related("table__session__tournament")
+        .prefetch_related("seats__player")
+        .order_by("table__session__tournament__name", "table__session__number", "table__number")
+    )
+
+
+def _game_for_editing(request: HttpRequest, game_id: int) -> Game:
+    game = get_object_or_404(
+        Game.objects.select_related("table__session__tournament", "club_night__club"), pk=game_id
+    )
+    if not roles.can_edit_game(request.user, game):
+        raise PermissionDenied(_("You are not a referee of this game."))
+    return game
+
+
+# ---------------------------------------------------------------- pages
+
+
+@login_required
+def referee_home(request: HttpRequest) -> HttpResponse:
+    games = referee_games(request.user)
+    return render(request, "scoring/referee_home.html", {"games": games})
+
+
+def _entry_context(game: Game, form: HandEntryForm | None = None, **extra: Any) -> dict[str, Any]:
+    state = table_state(game)
+    if form is None:
+        form = HandEntryForm(players=state["players"], initial={"expected_version": game.version})
+    return {
+        "game": game,
+        "state": state,
+        "form": form,
+        "seat_blocks": form.seat_blocks(),
+        "reason_form": ReasonForm(initial={"expected_version": game.version}),
+        "last_hand": state["hands"][-1] if state["hands"] else None,
+        **extra,
+    }
+
+
+@login_required
+def game_entry(request: HttpRequest, game_id: int) -> HttpResponse:
+    game = _game_for_editing(request, game_id)
+    return render(request, "scoring/entry.html", _entry_context(game))
+
+
+def _apply_error(form: HandEntryForm, error: Exception) -> None:
+    """Put a service/engine error next to the field it names (or at the top)."""
+    path = getattr(error, "field", None) or ""
+    message = getattr(error, "message", None) or str(error)
+    field = field_for_engine_error(str(path), form.hand)
+    if field in form.fields:
+        form.add_error(field, message)
+    else:
+        form.add_error(None, message)
+
+
+def _tile_warnings(game: Game, form: HandEntryForm, state: dict[str, Any]) -> list[str]:
+    """Cross-check typed tiles against the entered han/fu (warnings; the referee decides)."""
+    tiles = form.cleaned_data.get("tiles") or ""
+    hand = form.hand
+    if not tiles or not hand.get("wins"):
+        return []
+    from scoring.tiles import Situation, TileError, cross_check, evaluate
+
+    win = hand["wins"][0]
+    seat = win["winner"]
+    situation = Situation(
+        tsumo=hand["outcome"] == "tsumo",
+        riichi=seat in hand.get("riichi", []),
+        seat_wind=WINDS[(seat - state["dealer"]) % len(state["players"])],
+        round_wind=str(state["round"])[:1] or "E",
+    )
+    try:
+        evaluation = evaluate(tiles, rules=state["rules"], situation=situation)
+    except TileError as exc:
+        form.add_error("tiles", getattr(exc, "message", str(exc)))
+        return []
+    return cross_check(
+        evaluation, han=win.get("han"), fu=win.get("fu"), yakuman=win.get("yakuman", 0)
+    )
+
+
+@login_required
+@require_POST
+def game_preview(request: HttpRequest, game_id: int) -> HttpResponse:
+    """htmx: what the entered hand pays, and the scores after it; nothing is saved."""
+    game = _game_for_editing(request, game_id)
+    state = table_state(game)
+    form = HandEntryForm(request.POST, players=state["players"])
+    context: dict[str, Any] = {"game": game, "state": state, "form": form}
+    if form.is_valid():
+        context["warnings"] = _tile_warnings(game, form, state)
+        from scoring.services import preview
+
+        try:
+            result = preview(game=game, hand=form.hand)
+        except (ServiceError, RecordError) as exc:
+            _apply_error(form, exc)
+        else:
+            # preview_hand: the new hand's replay entry plus final / ended_by / next.
+            after = result["hands"][-1] if "hands" in result else result
+            context["after"] = [
+                {"name": name, "delta": after["deltas"][i], "score": after["scores"][i]}
+                for i, name in enumerate(state["players"])
+            ]
+            context["changes"] = [row for row in context["after"] if row["delta"]]
+            context["ends_game"] = result.get("next") is None
+            context["final"] = result.get("final")
+    return render(request, "scoring/_preview.html", context)
+
+
+@login_required
+@require_POST
+def game_add_hand(request: HttpRequest, game_id: int) -> HttpResponse:
+    game = _game_for_editing(request, game_id)
+    state = table_state(game)
+    form = HandEntryForm(request.POST, players=state["players"])
+    if not form.is_valid():
+        return render(request, "scoring/entry.html", _entry_context(game, form), status=400)
+    warnings = _tile_warnings(game, form, state)
+    if form.errors:
+        return render(request, "scoring/entry.html", _entry_context(game, form), status=400)
+    from scoring.services import add_hand
+
+    try:
+        add_hand(
+            actor=request.user,
+            game=game,
+            hand=form.hand,
+            expected_version=form.cleaned_data["expected_version"],
+            tiles=form.cleaned_data.get("tiles") or "",
+        )
+    except ConflictError:
+        return _conflict(request, game, form)
+    except ServicePermissionDenied as exc:
+        raise PermissionDenied(exc.message) from exc
+    except (ServiceError, RecordError) as exc:
+        _apply_error(form, exc)
+        return render(request, "scoring/entry.html", _entry_context(game, form), status=400)
+    for warning in warnings:
+        messages.warning(request, warning)
+    messages.success(request, _("Hand saved."))
+    return redirect("scoring:entry", game_id=game.pk)
+
+
+def _conflict(request: HttpRequest, game: Game, form: HandEntryForm) -> HttpResponse:
+    """Someone else wrote first: show the current table and let the referee confirm again."""
+    game.refresh_from_db()
+    data = request.POST.copy()
+    data["expected_version"] = str(game.version)
+    fresh = HandEntryForm(data, players=table_state(game)["players"])
+    fresh.is_valid()
+    return render(
+        request,
+        "scoring/entry.html",
+        _entry_context(game, fresh, conflict=True),
+        status=409,
+    )
+
+
+def _hand_initial(hand: dict[str, Any]) -> dict[str, Any]:
+    """Form initial values from a stored hand (for editing the last hand)."""
+    initial: dict[str, Any] = {
+        "outcome": hand.get("outcome"),
+        "riichi": [str(s) for s in hand.get("riichi", [])],
+        "tenpai": [str(s) for s in hand.get("tenpai", [])],
+        "nagashi": [str(s) for s in hand.get("nagashi", [])],
+        "winners": [str(w["winner"]) for w in hand.get("wins", [])],
+    }
+    if "loser" in hand:
+        initial["loser"] = str(hand["loser"])
+    if "offender" in hand:
+        initial["offender"] = str(hand["offender"])
+    for win in hand.get("wins", []):
+        seat = win["winner"]
+        for key in ("han", "fu", "yakuman", "pao"):
+            if win.get(key) is not None:
+                initial[f"{key}_{seat}"] = str(win[key])
+    return initial
+
+
+@login_required
+def game_edit_last(request: HttpRequest, game_id: int) -> HttpResponse:
+    """Correct the last hand (with a reason, kept in the audit trail)."""
+    game = _game_for_editing(request, game_id)
+    state = table_state(game)
+    if not state["hands"]:
+        messages.error(request, _("There is no hand to edit yet."))
+        return redirect("scoring:entry", game_id=game.pk)
+    last = state["hands"][-1]
+    reason_form = ReasonForm(request.POST or None, initial={"expected_version": game.version})
+    if request.method == "POST":
+        form = HandEntryForm(request.POST, players=state["players"])
+        if form.is_valid() and reason_form.is_valid():
+            from scoring.services import correct_hand
+
+            try:
+                correct_hand(
+                    actor=request.user,
+                    game=game,
+                    number=last["number"],
+                    hand=form.hand,
+                    expected_version=form.cleaned_data["expected_version"],
+                    reason=reason_form.cleaned_data["reason"],
+                )
+            except ConflictError:
+                # Show the current table; the form now carries the current version.
+                game.refresh_from_db()
+                state = table_state(game)
+                data = request.POST.copy()
+                data["expected_version"] = str(game.version)
+                form = HandEntryForm(data, players=state["players"])
+                form.is_valid()
+                form.add_error(None, _("The game changed meanwhile; check the table and retry."))
+                status = 409
+            except ServicePermissionDenied as exc:
+                raise PermissionDenied(exc.message) from exc
+            except (ServiceError, RecordError) as exc:
+                _apply_error(form, exc)
+                status = 400
+            else:
+                messages.success(request, _("Hand corrected."))
+                return redirect("scoring:entry", game_id=game.pk)
+        else:
+            status = 400
+    else:
+        form = HandEntryForm(
+            players=state["players"],
+            initial={**_hand_initial(last["data"]), "expected_version": game.version},
+        )
+        status = 200
+    context = {
+        "game": game,
+        "state": state,
+        "form": form,
+        "seat_blocks": form.seat_blocks(),
+        "reason_form": reason_form,
+        "editing": last,
+    }
+    return render(request, "scoring/edit_last.html", context, status=status)
+
+
+@login_required
+@require_POST
+def game_delete_last(request: HttpRequest, game_id: int) -> HttpResponse:
+    game = _game_for_editing(request, game_id)
+    form = ReasonForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, _("Give a reason to delete the last hand."))
+        return redirect("scoring:entry", game_id=game.pk)
+    from scoring.services import delete_last_hand
+
+    try:
+        delete_last_hand(
+            actor=request.user,
+            game=game,
+            expected_version=form.cleaned_data["expected_version"],
+            reason=form.cleaned_data["reason"],
+        )
+    except ConflictError:
+        messages.error(request, _("The game changed meanwhile; check the table and retry."))
+    except ServicePermissionDenied as exc:
+        raise PermissionDenied(exc.message) from exc
+    except (ServiceError, RecordError) as exc:
+        messages.error(request, getattr(exc, "message", str(exc)))
+    else:
+        messages.success(request, _("Last hand deleted."))
+    return redirect("scoring:entry", game_id=game.pk)
+
+
+@login_required
+@require_POST
+def game_finalize(request: HttpRequest, game_id: int) -> HttpResponse:
+    game = _game_for_editing(request, game_id)
+    form = VersionForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, _("Reload the page and try again."))
+        return redirect("scoring:entry", game_id=game.pk)
+    from scoring.services import finalize_game
+
+    # "time": the session stopped before the rules ended the game (EMA 2025 7.4).
+    end = "time" if request.POST.get("end") == "time" else None
+    try:
+        finalize_game(
+            actor=request.user,
+            game=game,
+            expected_version=form.cleaned_data["expected_version"],
+            end=end,
+        )
+    except ConflictError:
+        messages.error(request, _("The game changed meanwhile; check the table and retry."))
+    except ServicePermissionDenied as exc:
+        raise PermissionDenied(exc.message) from exc
+    except (ServiceError, RecordError) as exc:
+        messages.error(request, getattr(exc, "message", str(exc)))
+    else:
+        messages.success(request, _("Game finalized: the result counts for the standings."))
+    return redirect("scoring:entry", game_id=game.pk)
+
+
+def game_public(request: HttpRequest, game_id: int) -> HttpResponse:
+    """A game hand by hand, for anyone (players look up their games)."""
+    game = get_object_or_404(
+        Game.objects.select_related("table__session__tournament", "club_night__club"), pk=game_id
+    )
+    state = table_state(game)
+    return render(request, "scoring/game.html", {"game": game, "state": state})

@@ -1,0 +1,6 @@
+"""Export tests share the ORM builders of tests/standings."""
+
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "standings"))

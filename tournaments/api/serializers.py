@@ -1,0 +1,333 @@
+"""Per-endpoint input and output serializers for tournaments and everything in them."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers
+
+from club.api.base import inline_choice_field
+from club.api.serializers import PlayerBriefSerializer
+from club.models import Player, country_validator, ema_number_validator
+from scoring.engine import PRESETS
+from tournaments.models import (
+    Penalty,
+    Registration,
+    Seat,
+    SeatingPlan,
+    Session,
+    StaffRole,
+    StandingRow,
+    Table,
+    Tournament,
+)
+
+
+# ---- output ---------------------------------------------------------------------------------
+class TournamentSerializer(serializers.ModelSerializer):
+    rule_overrides = serializers.JSONField()
+    tie_breaks = serializers.JSONField()
+    status = inline_choice_field(Tournament.Status.choices, read_only=True)
+
+    class Meta:
+        model = Tournament
+        fields = [
+            "id",
+            "slug",
+            "name",
+            "ruleset",
+            "rule_overrides",
+            "starts_on",
+            "ends_on",
+            "city",
+            "country",
+            "status",
+            "sessions_planned",
+            "session_minutes",
+            "tie_breaks",
+            "qualification_only",
+            "published_at",
+        ]
+
+
+class StaffRoleSerializer(serializers.ModelSerializer):
+    username = serializers.CharField(source="user.username")
+    role = inline_choice_field(StaffRole.Role.choices, read_only=True)
+
+    class Meta:
+        model = StaffRole
+        fields = ["id", "username", "role"]
+
+
+class RegistrationSerializer(serializers.ModelSerializer):
+    player = PlayerBriefSerializer()
+
+    class Meta:
+        model = Registration
+        fields = [
+            "id",
+            "player",
+            "club_name",
+            "is_substitute",
+            "dropped_at",
+            "drop_reason",
+            "created_at",
+        ]
+
+
+class SessionSerializer(serializers.ModelSerializer):
+    status = inline_choice_field(Session.Status.choices, read_only=True)
+
+    class Meta:
+        model = Session
+        fields = [
+            "id",
+            "number",
+            "status",
+            "starts_at",
+            "duration_minutes",
+            "started_at",
+            "closed_at",
+        ]
+
+
+class SeatSerializer(serializers.ModelSerializer):
+    player = PlayerBriefSerializer()
+    wind_name = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Seat
+        fields = ["wind", "wind_name", "player"]
+
+    def get_wind_name(self, seat: Seat) -> str:
+        return Seat.WINDS[seat.wind] if 0 <= seat.wind < len(Seat.WINDS) else str(seat.wind)
+
+
+class TableSerializer(serializers.ModelSerializer):
+    seats = SeatSerializer(many=True)
+    game = serializers.SerializerMethodField()
+    session = serializers.IntegerField(source="session.number")
+
+    class Meta:
+        model = Table
+        fields = ["id", "session", "number", "seats", "game"]
+
+    @extend_schema_field(OpenApiTypes.INT)
+    def get_game(self, table: Table) -> int | None:
+        game = getattr(table, "game", None)
+        return game.pk if game is not None else None
+
+
+class SeatingPlanSerializer(serializers.ModelSerializer):
+    options = serializers.JSONField()
+    plan = serializers.JSONField(help_text="rounds -> tables -> registration ids (E, S, W, N).")
+    quality = serializers.JSONField()
+    status = inline_choice_field(SeatingPlan.Status.choices, read_only=True)
+    mode = inline_choice_field(SeatingPlan.Mode.choices, read_only=True)
+
+    class Meta:
+        model = SeatingPlan
+        fields = [
+            "id",
+            "mode",
+            "seed",
+            "options",
+            "status",
+            "progress",
+            "plan",
+            "quality",
+            "error",
+            "created_at",
+        ]
+
+
+class PenaltySerializer(serializers.ModelSerializer):
+    player = PlayerBriefSerializer()
+    session = serializers.IntegerField(source="session.number", allow_null=True, default=None)
+
+    class Meta:
+        model = Penalty
+        fields = [
+            "id",
+            "player",
+            "session",
+            "kind",
+            "points",
+            "minutes_late",
+            "reason",
+            "created_at",
+            "cancelled_at",
+            "cancel_reason",
+        ]
+
+
+class StandingRowSerializer(serializers.ModelSerializer):
+    player = PlayerBriefSerializer()
+    per_session = serializers.JSONField()
+    tie_break_values = serializers.JSONField()
+
+    class Meta:
+        model = StandingRow
+        fields = [
+            "rank",
+            "player",
+            "total",
+            "penalties",
+            "games",
+            "average_placement",
+            "per_session",
+            "tie_break_values",
+            "is_substitute",
+            "dropped",
+            "computed_at",
+        ]
+
+
+class ImportResultSerializer(serializers.Serializer):
+    imported = serializers.IntegerField()
+    registrations = RegistrationSerializer(many=True)
+
+
+# ---- input ----------------------------------------------------------------------------------
+class TournamentInputSerializer(serializers.Serializer):
+    name = serializers.CharField(max_length=200)
+    slug = serializers.SlugField(max_length=50)
+    ruleset = serializers.ChoiceField(choices=sorted(PRESETS), default="ema-2025")
+    rule_overrides = serializers.DictField(required=False, default=dict)
+    starts_on = serializers.DateField()
+    ends_on = serializers.DateField()
+    city = serializers.CharField(max_length=100, required=False, allow_blank=True, default="")
+    country = serializers.CharField(
+        max_length=2, required=False, allow_blank=True, default="", validators=[country_validator]
+    )
+    sessions_planned = serializers.IntegerField(min_value=1, max_value=50, default=4)
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        if attrs["ends_on"] < attrs["starts_on"]:
+            raise serializers.ValidationError(
+                {"ends_on": "A tournament cannot end before it starts."}
+            )
+        return attrs
+
+
+class StatusInputSerializer(serializers.Serializer):
+    status = inline_choice_field(Tournament.Status.choices)
+    reason = serializers.CharField(max_length=1000, required=False, allow_blank=True)
+
+
+class StaffInputSerializer(serializers.Serializer):
+    user = serializers.SlugRelatedField(
+        slug_field="username",
+        queryset=get_user_model().objects.all(),
+        help_text="The user's username.",
+    )
+    role = inline_choice_field(StaffRole.Role.choices)
+
+
+class RegistrationInputSerializer(serializers.Serializer):
+    first_name = serializers.CharField(max_length=100)
+    last_name = serializers.CharField(max_length=100)
+    ema_number = serializers.CharField(
+        max_length=8,
+        required=False,
+        allow_null=True,
+        allow_blank=True,
+        validators=[ema_number_validator],
+    )
+    country = serializers.CharField(
+        max_length=2, required=False, allow_blank=True, default="", validators=[country_validator]
+    )
+    club_name = serializers.CharField(max_length=200, required=False, allow_blank=True, default="")
+    is_substitute = serializers.BooleanField(default=False)
+
+
+# Uploads are small (settings: 2 MB for request bodies); a bigger CSV is refused unread.
+MAX_CSV_BYTES = settings.DATA_UPLOAD_MAX_MEMORY_SIZE or 2 * 1024 * 1024
+
+
+class RegistrationImportInputSerializer(serializers.Serializer):
+    file = serializers.FileField(
+        required=False,
+        help_text="CSV (registrations: name or first_name,last_name; ema_number; country; club).",
+    )
+    text = serializers.CharField(
+        required=False,
+        max_length=MAX_CSV_BYTES,
+        help_text="The CSV as text, instead of a file.",
+    )
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        too_big = f"The CSV is larger than {MAX_CSV_BYTES // (1024 * 1024)} MB; split it."
+        if "file" in attrs:
+            upload = attrs["file"]
+            if upload.size is not None and upload.size > MAX_CSV_BYTES:
+                raise serializers.ValidationError({"file": too_big})
+            raw = upload.read(MAX_CSV_BYTES + 1)
+            if len(raw) > MAX_CSV_BYTES:
+                raise serializers.ValidationError({"file": too_big})
+            try:
+                attrs["text"] = raw.decode("utf-8-sig")
+            except UnicodeDecodeError as error:
+                raise serializers.ValidationError(
+                    {"file": "The CSV must be UTF-8 text (export it as CSV UTF-8)."}
+                ) from error
+        if "\x00" in attrs.get("text", ""):
+            raise serializers.ValidationError({"file": "This is not a text CSV file."})
+        if not attrs.get("text", "").strip():
+            raise serializers.ValidationError({"file": "Upload a CSV file (or send `text`)."})
+        return attrs
+
+
+class ReasonInputSerializer(serializers.Serializer):
+    reason = serializers.CharField(max_length=1000)
+
+
+class OptionalReasonInputSerializer(serializers.Serializer):
+    reason = serializers.CharField(max_length=1000, required=False, allow_blank=True, default="")
+
+
+class SessionsInputSerializer(serializers.Serializer):
+    count = serializers.IntegerField(
+        min_value=1,
+        max_value=50,
+        required=False,
+        help_text="Create sessions 1..count that are missing (default: sessions_planned).",
+    )
+
+
+class CsvUploadInputSerializer(RegistrationImportInputSerializer):
+    """A CSV file (or `text`)."""
+
+
+class SeatingPlanInputSerializer(serializers.Serializer):
+    mode = inline_choice_field(SeatingPlan.Mode.choices)
+    seed = serializers.IntegerField(default=0)
+    options = serializers.DictField(required=False, default=dict)
+
+
+class ApplyPlanInputSerializer(serializers.Serializer):
+    from_session = serializers.IntegerField(
+        min_value=1,
+        required=False,
+        help_text="Number of the first session the plan seats (sessions are created as needed).",
+    )
+
+
+class SwapInputSerializer(serializers.Serializer):
+    a = serializers.PrimaryKeyRelatedField(queryset=Player.objects.all())
+    b = serializers.PrimaryKeyRelatedField(queryset=Player.objects.all())
+
+
+class PenaltyInputSerializer(serializers.Serializer):
+    player = serializers.PrimaryKeyRelatedField(queryset=Player.objects.all())
+    kind = serializers.ChoiceField(choices=Penalty.Kind.choices)
+    points = serializers.IntegerField(min_value=1, required=False, allow_null=True)
+    minutes_late = serializers.IntegerField(min_value=1, required=False, allow_null=True)
+    session = serializers.IntegerField(
+        min_value=1, required=False, allow_null=True, help_text="Session number."
+    )
+    reason = serializers.CharField(max_length=1000)

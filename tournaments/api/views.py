@@ -1,0 +1,650 @@
+"""Tournaments over the API: staff, registrations, sessions, seating, penalties, standings.
+
+Views parse input, call a service of tournaments.services, serialize. Which objects are public
+is decided by club.api.visibility; who may write by club.api.permissions (both built on
+tournaments.roles). POSTs honour `Idempotency-Key`.
+"""
+
+from __future__ import annotations
+
+import importlib
+from types import ModuleType
+from typing import Any
+
+import django_filters
+from django.db.models import QuerySet
+from django.shortcuts import get_object_or_404
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
+from rest_framework import mixins, status
+from rest_framework.decorators import action
+from rest_framework.permissions import BasePermission
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from club import audit
+from club.api.base import ID_BOUNDS, ServiceViewSet, errors
+from club.api.permissions import (
+    IsAuthenticatedForWrites,
+    IsTournamentOrganiser,
+    IsTournamentReferee,
+    OrganiserOnly,
+    RefereeOnly,
+)
+from club.api.visibility import visible_tournaments
+from club.errors import ValidationFailed
+from club.idempotency import idempotent
+from scoring.api.serializers import AuditEntrySerializer
+from tournaments import roles
+from tournaments.models import (
+    Penalty,
+    Registration,
+    SeatingPlan,
+    Session,
+    Table,
+    Tournament,
+)
+from tournaments.standings.selectors import standings_for
+
+from .serializers import (
+    ApplyPlanInputSerializer,
+    CsvUploadInputSerializer,
+    ImportResultSerializer,
+    OptionalReasonInputSerializer,
+    PenaltyInputSerializer,
+    PenaltySerializer,
+    ReasonInputSerializer,
+    RegistrationImportInputSerializer,
+    RegistrationInputSerializer,
+    RegistrationSerializer,
+    SeatingPlanInputSerializer,
+    SeatingPlanSerializer,
+    SessionSerializer,
+    SessionsInputSerializer,
+    StaffInputSerializer,
+    StaffRoleSerializer,
+    StandingRowSerializer,
+    StatusInputSerializer,
+    SwapInputSerializer,
+    TableSerializer,
+    TournamentInputSerializer,
+    TournamentSerializer,
+)
+
+IDEMPOTENCY_KEY = OpenApiParameter(
+    "Idempotency-Key",
+    OpenApiTypes.STR,
+    OpenApiParameter.HEADER,
+    required=False,
+    description="Retry-safe POST: a repeat with the same key and body returns the first answer.",
+)
+WRITE_ERRORS = errors(400, 403, 404, 422)
+
+
+def services() -> ModuleType:
+    """tournaments.services, imported when first used (the API loads even while it grows)."""
+    return importlib.import_module("tournaments.services")
+
+
+def parse(serializer_class: type, request: Request, data: Any = None) -> dict[str, Any]:
+    serializer = serializer_class(data=request.data if data is None else data)
+    serializer.is_valid(raise_exception=True)
+    return dict(serializer.validated_data)
+
+
+class _PermissionsByAction:
+    """`action_permissions` maps an action to its permission classes (default: the class's)."""
+
+    action_permissions: dict[str, list[type[BasePermission]]] = {}
+
+    def get_permissions(self) -> list[BasePermission]:
+        classes = self.action_permissions.get(getattr(self, "action", "") or "")
+        if classes is None:
+            return super().get_permissions()  # type: ignore[misc]
+        return [permission() for permission in classes]
+
+
+class TournamentFilter(django_filters.FilterSet):
+    # Bounded: an out-of-range year or id is a 400, not a crash in the database layer.
+    year = django_filters.NumberFilter(
+        field_name="starts_on", lookup_expr="year", min_value=1, max_value=9999
+    )
+
+    class Meta:
+        model = Tournament
+        fields = ["status", "country", "year"]
+
+
+@extend_schema_view(
+    list=extend_schema(summary="Tournaments (drafts only for their staff)"),
+    retrieve=extend_schema(
+        summary="One tournament", responses={200: TournamentSerializer, **errors(404)}
+    ),
+)
+class TournamentViewSet(
+    _PermissionsByAction, mixins.ListModelMixin, mixins.RetrieveModelMixin, ServiceViewSet
+):
+    serializer_class = TournamentSerializer
+    lookup_field = "slug"
+    filterset_class = TournamentFilter
+    permission_classes = [IsTournamentOrganiser]
+    action_permissions = {
+        "create": [IsAuthenticatedForWrites],
+        "staff": [OrganiserOnly],
+        "seating_plans": [OrganiserOnly],
+        "upload_seating_plan": [OrganiserOnly],
+        "audit": [RefereeOnly],
+        "penalties": [IsTournamentReferee],
+    }
+
+    def get_queryset(self) -> QuerySet[Tournament]:
+        return visible_tournaments(self.request.user).order_by("-starts_on", "name")
+
+    @extend_schema(
+        summary="Create a tournament (the creator becomes its organiser)",
+        request=TournamentInputSerializer,
+        parameters=[IDEMPOTENCY_KEY],
+        responses={201: TournamentSerializer, **errors(400, 403, 422)},
+    )
+    @idempotent
+    def create(self, request: Request) -> Response:
+        data = parse(TournamentInputSerializer, request)
+        tournament = services().create_tournament(actor=request.user, **data)
+        return Response(TournamentSerializer(tournament).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(
+        summary="Change the tournament's status (organisers)",
+        request=StatusInputSerializer,
+        parameters=[IDEMPOTENCY_KEY],
+        responses={200: TournamentSerializer, **WRITE_ERRORS},
+    )
+    @action(detail=True, methods=["post"], url_path="status", url_name="status")
+    @idempotent
+    def set_status(self, request: Request, slug: str) -> Response:
+        tournament = self.get_object()
+        data = parse(StatusInputSerializer, request)
+        tournament = services().set_status(
+            actor=request.user,
+            tournament=tournament,
+            status=data["status"],
+            reason=data.get("reason", ""),
+        )
+        return Response(TournamentSerializer(tournament).data)
+
+    @extend_schema(
+        summary="Publish the results (organisers)",
+        request=None,
+        parameters=[IDEMPOTENCY_KEY],
+        responses={200: TournamentSerializer, **WRITE_ERRORS},
+    )
+    @action(detail=True, methods=["post"])
+    @idempotent
+    def publish(self, request: Request, slug: str) -> Response:
+        tournament = self.get_object()
+        tournament = services().publish_results(actor=request.user, tournament=tournament)
+        return Response(TournamentSerializer(tournament).data)
+
+    @extend_schema(
+        methods=["GET"],
+        summary="Staff of the tournament (organisers)",
+        responses={200: StaffRoleSerializer(many=True), **errors(403, 404)},
+    )
+    @extend_schema(
+        methods=["POST"],
+        summary="Add an organiser or referee (organisers)",
+        request=StaffInputSerializer,
+        parameters=[IDEMPOTENCY_KEY],
+        responses={201: StaffRoleSerializer, **WRITE_ERRORS},
+    )
+    @action(detail=True, methods=["get", "post"], pagination_class=None)
+    @idempotent
+    def staff(self, request: Request, slug: str) -> Response:
+        tournament = self.get_object()
+        if request.method == "GET":
+            staff = tournament.staff.select_related("user").order_by("role", "user__username")
+            return Response(StaffRoleSerializer(staff, many=True).data)
+        data = parse(StaffInputSerializer, request)
+        role = services().add_staff(
+            actor=request.user, tournament=tournament, user=data["user"], role=data["role"]
+        )
+        return Response(StaffRoleSerializer(role).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(
+        methods=["GET"],
+        summary="Registered players",
+        responses={200: RegistrationSerializer(many=True), **errors(404)},
+    )
+    @extend_schema(
+        methods=["POST"],
+        summary="Register a player (organisers); an existing EMA number reuses the player",
+        request=RegistrationInputSerializer,
+        parameters=[IDEMPOTENCY_KEY],
+        responses={201: RegistrationSerializer, **WRITE_ERRORS},
+    )
+    @action(detail=True, methods=["get", "post"], pagination_class=None)
+    @idempotent
+    def registrations(self, request: Request, slug: str) -> Response:
+        tournament = self.get_object()
+        if request.method == "GET":
+            rows = tournament.registrations.select_related("player")
+            return Response(RegistrationSerializer(rows, many=True).data)
+        data = parse(RegistrationInputSerializer, request)
+        data["ema_number"] = data.get("ema_number") or None
+        registration = services().register_player(actor=request.user, tournament=tournament, **data)
+        return Response(RegistrationSerializer(registration).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(
+        summary="Import registrations from CSV (all rows or none; errors per row)",
+        request={
+            "multipart/form-data": RegistrationImportInputSerializer,
+            "application/json": RegistrationImportInputSerializer,
+        },
+        parameters=[IDEMPOTENCY_KEY],
+        responses={201: ImportResultSerializer, **WRITE_ERRORS},
+    )
+    @action(
+        detail=True,
+        methods=["post"],
+        url_path="registrations/import",
+        url_name="registrations-import",
+    )
+    @idempotent
+    def import_registrations(self, request: Request, slug: str) -> Response:
+        tournament = self.get_object()
+        data = parse(RegistrationImportInputSerializer, request)
+        rows = services().import_registrations_csv(
+            actor=request.user, tournament=tournament, text=data["text"]
+        )
+        body = {
+            "imported": len(rows),
+            "registrations": RegistrationSerializer(rows, many=True).data,
+        }
+        return Response(body, status=status.HTTP_201_CREATED)
+
+    @extend_schema(
+        methods=["DELETE"],
+        summary="Remove a staff role (organisers)",
+        request=None,
+        responses={204: None, **errors(400, 403, 404)},
+    )
+    @action(
+        detail=True,
+        methods=["delete"],
+        url_path=r"staff/(?P<staff_id>\d+)",
+        url_name="staff-detail",
+    )
+    def remove_staff(self, request: Request, slug: str, staff_id: str) -> Response:
+        tournament = self.get_object()
+        staff = get_object_or_404(tournament.staff, pk=int(staff_id))
+        services().remove_staff(actor=request.user, staff=staff)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+    @extend_schema(
+        methods=["GET"],
+        summary="Sessions of the tournament",
+        responses={200: SessionSerializer(many=True), **errors(404)},
+    )
+    @extend_schema(
+        methods=["POST"],
+        summary="Create the missing sessions 1..count (organisers)",
+        request=SessionsInputSerializer,
+        parameters=[IDEMPOTENCY_KEY],
+        responses={201: SessionSerializer(many=True), **WRITE_ERRORS},
+    )
+    @action(detail=True, methods=["get", "post"], pagination_class=None)
+    @idempotent
+    def sessions(self, request: Request, slug: str) -> Response:
+        tournament = self.get_object()
+        if request.method == "POST":
+            data = parse(SessionsInputSerializer, request)
+            services().create_sessions(
+                actor=request.user, tournament=tournament, count=data.get("count")
+            )
+            sessions = SessionSerializer(tournament.sessions.all(), many=True).data
+            return Response(sessions, status=status.HTTP_201_CREATED)
+        return Response(SessionSerializer(tournament.sessions.all(), many=True).data)
+
+    @extend_schema(
+        methods=["GET"],
+        summary="Seating plans requested so far (organisers)",
+        responses={200: SeatingPlanSerializer(many=True), **errors(403, 404)},
+    )
+    @extend_schema(
+        methods=["POST"],
+        summary="Request a seating plan: 202, then poll /seating-plans/{id}/",
+        request=SeatingPlanInputSerializer,
+        parameters=[IDEMPOTENCY_KEY],
+        responses={202: SeatingPlanSerializer, **WRITE_ERRORS},
+    )
+    @action(
+        detail=True,
+        methods=["get", "post"],
+        url_path="seating-plans",
+        url_name="seating-plans",
+        pagination_class=None,
+    )
+    @idempotent
+    def seating_plans(self, request: Request, slug: str) -> Response:
+        tournament = self.get_object()
+        if request.method == "GET":
+            plans = tournament.seating_plans.order_by("-created_at", "-id")
+            return Response(SeatingPlanSerializer(plans, many=True).data)
+        data = parse(SeatingPlanInputSerializer, request)
+        plan = services().request_seating_plan(actor=request.user, tournament=tournament, **data)
+        plan.refresh_from_db()  # eager tasks may have finished it already
+        return Response(SeatingPlanSerializer(plan).data, status=status.HTTP_202_ACCEPTED)
+
+    @extend_schema(
+        summary="Upload a seating plan as CSV (organisers); checked like a generated one",
+        request={
+            "multipart/form-data": CsvUploadInputSerializer,
+            "application/json": CsvUploadInputSerializer,
+        },
+        parameters=[IDEMPOTENCY_KEY],
+        responses={201: SeatingPlanSerializer, **WRITE_ERRORS},
+    )
+    @action(
+        detail=True,
+        methods=["post"],
+        url_path="seating-plans/upload",
+        url_name="seating-plans-upload",
+    )
+    @idempotent
+    def upload_seating_plan(self, request: Request, slug: str) -> Response:
+        tournament = self.get_object()
+        data = parse(CsvUploadInputSerializer, request)
+        plan = services().upload_seating_plan(
+            actor=request.user, tournament=tournament, text=data["text"]
+        )
+        return Response(SeatingPlanSerializer(plan).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(
+        methods=["GET"],
+        summary="Penalties (public, cancelled ones included)",
+        responses={200: PenaltySerializer(many=True), **errors(404)},
+    )
+    @extend_schema(
+        methods=["POST"],
+        summary="Give a penalty (referees and organisers); lateness from minutes_late",
+        request=PenaltyInputSerializer,
+        parameters=[IDEMPOTENCY_KEY],
+        responses={201: PenaltySerializer, **WRITE_ERRORS},
+    )
+    @action(detail=True, methods=["get", "post"], pagination_class=None)
+    @idempotent
+    def penalties(self, request: Request, slug: str) -> Response:
+        tournament = self.get_object()
+        if request.method == "GET":
+            rows = tournament.penalties.select_related("player", "session")
+            return Response(PenaltySerializer(rows, many=True).data)
+        data = parse(PenaltyInputSerializer, request)
+        session = None
+        if data.get("session") is not None:
+            session = tournament.sessions.filter(number=data["session"]).first()
+            if session is None:
+                raise ValidationFailed("No session with this number.", field="session")
+        penalty = services().add_penalty(
+            actor=request.user,
+            tournament=tournament,
+            player=data["player"],
+            kind=data["kind"],
+            points=data.get("points"),
+            minutes_late=data.get("minutes_late"),
+            session=session,
+            reason=data["reason"],
+        )
+        return Response(PenaltySerializer(penalty).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(
+        summary="Standings (public)",
+        responses={200: StandingRowSerializer(many=True), **errors(404)},
+    )
+    @action(detail=True, methods=["get"], pagination_class=None)
+    def standings(self, request: Request, slug: str) -> Response:
+        tournament = self.get_object()
+        rows = standings_for(tournament)  # ranked first, then unranked substitutes
+        return Response(StandingRowSerializer(rows, many=True).data)
+
+    @extend_schema(
+        summary="The tournament's audit log (its referees and organisers)",
+        responses={200: AuditEntrySerializer(many=True), **errors(403, 404)},
+    )
+    @action(detail=True, methods=["get"])
+    def audit(self, request: Request, slug: str) -> Response:
+        tournament = self.get_object()
+        entries = audit.audit_for_tournament(tournament.pk)
+        page = self.paginate_queryset(entries)
+        return self.get_paginated_response(AuditEntrySerializer(page, many=True).data)
+
+
+class RegistrationViewSet(_PermissionsByAction, mixins.RetrieveModelMixin, ServiceViewSet):
+    serializer_class = RegistrationSerializer
+    permission_classes = [IsTournamentOrganiser]
+
+    def get_queryset(self) -> QuerySet[Registration]:
+        return Registration.objects.filter(
+            tournament__in=visible_tournaments(self.request.user).values("pk")
+        ).select_related("player", "tournament")
+
+    @extend_schema(
+        summary="Drop a player from the tournament (organisers)",
+        request=ReasonInputSerializer,
+        parameters=[IDEMPOTENCY_KEY],
+        responses={200: RegistrationSerializer, **WRITE_ERRORS},
+    )
+    @action(detail=True, methods=["post"])
+    @idempotent
+    def drop(self, request: Request, pk: str) -> Response:
+        registration = self.get_object()
+        data = parse(ReasonInputSerializer, request)
+        result = services().drop_player(
+            actor=request.user, registration=registration, reason=data["reason"]
+        )
+        registration = result if isinstance(result, Registration) else registration
+        registration.refresh_from_db()
+        return Response(RegistrationSerializer(registration).data)
+
+    @extend_schema(
+        summary="Take a dropped player back (organisers)",
+        request=OptionalReasonInputSerializer,
+        parameters=[IDEMPOTENCY_KEY],
+        responses={200: RegistrationSerializer, **WRITE_ERRORS},
+    )
+    @action(detail=True, methods=["post"])
+    @idempotent
+    def reinstate(self, request: Request, pk: str) -> Response:
+        registration = self.get_object()
+        data = parse(OptionalReasonInputSerializer, request)
+        services().reinstate_player(
+            actor=request.user, registration=registration, reason=data["reason"]
+        )
+        registration.refresh_from_db()
+        return Response(RegistrationSerializer(registration).data)
+
+
+class SessionViewSet(mixins.RetrieveModelMixin, ServiceViewSet):
+    serializer_class = SessionSerializer
+    permission_classes = [IsTournamentOrganiser]
+
+    def get_queryset(self) -> QuerySet[Session]:
+        return Session.objects.filter(
+            tournament__in=visible_tournaments(self.request.user).values("pk")
+        )
+
+    def _answer(self, session: Session) -> Response:
+        session.refresh_from_db()
+        return Response(SessionSerializer(session).data)
+
+    @extend_schema(
+        summary="Start the session (organisers)",
+        request=None,
+        parameters=[IDEMPOTENCY_KEY],
+        responses={200: SessionSerializer, **WRITE_ERRORS},
+    )
+    @action(detail=True, methods=["post"])
+    @idempotent
+    def start(self, request: Request, pk: str) -> Response:
+        session = self.get_object()
+        services().start_session(actor=request.user, session=session)
+        return self._answer(session)
+
+    @extend_schema(
+        summary="Close the session (organisers; refused while games are unfinished)",
+        request=None,
+        parameters=[IDEMPOTENCY_KEY],
+        responses={200: SessionSerializer, **WRITE_ERRORS},
+    )
+    @action(detail=True, methods=["post"])
+    @idempotent
+    def close(self, request: Request, pk: str) -> Response:
+        session = self.get_object()
+        services().close_session(actor=request.user, session=session)
+        return self._answer(session)
+
+    @extend_schema(
+        summary="Reopen a closed session (organisers; with a reason)",
+        request=ReasonInputSerializer,
+        parameters=[IDEMPOTENCY_KEY],
+        responses={200: SessionSerializer, **WRITE_ERRORS},
+    )
+    @action(detail=True, methods=["post"])
+    @idempotent
+    def reopen(self, request: Request, pk: str) -> Response:
+        session = self.get_object()
+        data = parse(ReasonInputSerializer, request)
+        services().reopen_session(actor=request.user, session=session, reason=data["reason"])
+        return self._answer(session)
+
+    @extend_schema(
+        summary="Swap two players' seats in this session (organisers)",
+        request=SwapInputSerializer,
+        parameters=[IDEMPOTENCY_KEY],
+        responses={200: TableSerializer(many=True), **WRITE_ERRORS},
+    )
+    @action(detail=True, methods=["post"])
+    @idempotent
+    def swap(self, request: Request, pk: str) -> Response:
+        session = self.get_object()
+        data = parse(SwapInputSerializer, request)
+        services().swap_seats(actor=request.user, session=session, a=data["a"], b=data["b"])
+        return Response(TableSerializer(_tables(session), many=True).data)
+
+    @extend_schema(
+        summary="Tables of the session with their seats and game (filter ?player=<id>)",
+        parameters=[OpenApiParameter("player", OpenApiTypes.INT, description="Player id")],
+        responses={200: TableSerializer(many=True), **errors(404)},
+    )
+    @action(detail=True, methods=["get"], pagination_class=None)
+    def tables(self, request: Request, pk: str) -> Response:
+        session = self.get_object()
+        tables = _tables(session)
+        player = request.query_params.get("player")
+        if player:
+            if not player.isdigit() or int(player) > ID_BOUNDS["max_value"]:
+                raise ValidationFailed("player must be a player id.", field="player")
+            tables = tables.filter(seats__player_id=int(player))
+        return Response(TableSerializer(tables, many=True).data)
+
+    @extend_schema(
+        summary="Where do I sit: the logged-in player's table in this session",
+        responses={200: TableSerializer, **errors(403, 404)},
+    )
+    @action(detail=True, methods=["get"], url_path="my-table", url_name="my-table")
+    def my_table(self, request: Request, pk: str) -> Response:
+        session = self.get_object()
+        me = roles.player_of(request.user)
+        if me is None:
+            self.permission_denied(request, message="Log in with a user linked to a player.")
+        table = get_object_or_404(_tables(session), seats__player=me)
+        return Response(TableSerializer(table).data)
+
+
+def _tables(session: Session) -> QuerySet[Table]:
+    return (
+        Table.objects.filter(session=session)
+        .select_related("session", "game")
+        .prefetch_related("seats__player")
+        .order_by("number")
+    )
+
+
+class TableFilter(django_filters.FilterSet):
+    tournament = django_filters.CharFilter(field_name="session__tournament__slug")
+    session = django_filters.NumberFilter(field_name="session__number", **ID_BOUNDS)
+    player = django_filters.NumberFilter(field_name="seats__player_id", distinct=True, **ID_BOUNDS)
+
+    class Meta:
+        model = Table
+        fields = ["tournament", "session", "player"]
+
+
+@extend_schema_view(
+    list=extend_schema(summary="Tables and seats (filter by tournament, session, player)"),
+    retrieve=extend_schema(summary="One table", responses={200: TableSerializer, **errors(404)}),
+)
+class TableViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ServiceViewSet):
+    serializer_class = TableSerializer
+    filterset_class = TableFilter
+
+    def get_queryset(self) -> QuerySet[Table]:
+        return (
+            Table.objects.filter(
+                session__tournament__in=visible_tournaments(self.request.user).values("pk")
+            )
+            .select_related("session", "game")
+            .prefetch_related("seats__player")
+            .order_by("session__tournament_id", "session__number", "number")
+        )
+
+
+class SeatingPlanViewSet(mixins.RetrieveModelMixin, ServiceViewSet):
+    """A requested plan: poll status, progress and quality; apply it when done."""
+
+    serializer_class = SeatingPlanSerializer
+    permission_classes = [OrganiserOnly]
+
+    def get_queryset(self) -> QuerySet[SeatingPlan]:
+        return SeatingPlan.objects.filter(
+            tournament__in=visible_tournaments(self.request.user).values("pk")
+        )
+
+    @extend_schema(
+        summary="Apply the plan: create tables, seats and games from `from_session` on",
+        request=ApplyPlanInputSerializer,
+        parameters=[IDEMPOTENCY_KEY],
+        responses={200: SessionSerializer(many=True), **WRITE_ERRORS},
+    )
+    @action(detail=True, methods=["post"])
+    @idempotent
+    def apply(self, request: Request, pk: str) -> Response:
+        plan = self.get_object()
+        data = parse(ApplyPlanInputSerializer, request)
+        sessions = services().apply_seating_plan(
+            actor=request.user, plan=plan, from_session=data.get("from_session")
+        )
+        return Response(SessionSerializer(sessions, many=True).data)
+
+
+class PenaltyViewSet(mixins.RetrieveModelMixin, ServiceViewSet):
+    serializer_class = PenaltySerializer
+    permission_classes = [IsTournamentReferee]
+
+    def get_queryset(self) -> QuerySet[Penalty]:
+        return Penalty.objects.filter(
+            tournament__in=visible_tournaments(self.request.user).values("pk")
+        ).select_related("player", "session")
+
+    @extend_schema(
+        summary="Cancel a penalty (referees and organisers; with a reason)",
+        request=ReasonInputSerializer,
+        parameters=[IDEMPOTENCY_KEY],
+        responses={200: PenaltySerializer, **WRITE_ERRORS},
+    )
+    @action(detail=True, methods=["post"])
+    @idempotent
+    def cancel(self, request: Request, pk: str) -> Response:
+        penalty = self.get_object()
+        data = parse(ReasonInputSerializer, request)
+        services().cancel_penalty(actor=request.user, penalty=penalty, reason=data["reason"])
+        penalty.refresh_from_db()
+        return Response(PenaltySerializer(penalty).data)

@@ -1,0 +1,337 @@
+"""The EMA results file: the CSV report grid and the XLSX results workbook (docs/ema-export.md).
+
+``validate_for_export`` checks the tournament first and returns an ``ExportReport``; the
+exports refuse (``ExportBlocked``) while it has blocking problems, unless ``force=True``.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from dataclasses import dataclass, field
+from decimal import Decimal
+from typing import Any
+
+from django.db.models import Q
+
+from club.errors import ValidationFailed
+from scoring.models import Game
+from scoring.records import check_game_points, game_final
+from tournaments.models import Penalty, StandingRow, Table, Tournament
+from tournaments.standings.exports import thousands
+from tournaments.standings.services import compute_standings
+
+from .mers import MersWeight, tournament_days, tournament_mers
+
+CSV_HEADER = [
+    "Place",
+    "First name",
+    "Last name",
+    "EMA number",
+    "Table points",
+    "Score",
+    "EMA member",
+    "Country",
+]
+XLSX_DETAILS_HEADER = [
+    "Tournament",
+    "Players",
+    "Country",
+    "City",
+    "MERS weight",
+    "Ruleset",
+    "Start date",
+    "End date",
+    "Days",
+]
+XLSX_PLAYERS_HEADER = [
+    "Position",
+    "First name",
+    "Last name",
+    "EMA number",
+    "Table points",
+    "Score",
+    "EMA member",
+    "Country",
+]
+RULESET_NAMES = {"ema-2025": "Riichi (EMA 2025)", "wrc-2025": "Riichi (WRC 2025)"}
+
+
+@dataclass
+class Problem:
+    code: str
+    message: str
+    blocking: bool
+    game_id: int | None = None
+    player_id: int | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "code": self.code,
+            "message": self.message,
+            "blocking": self.blocking,
+            "game_id": self.game_id,
+            "player_id": self.player_id,
+        }
+
+
+@dataclass
+class ExportReport:
+    """What an organiser checks before sending the file to the EMA."""
+
+    problems: list[Problem] = field(default_factory=list)
+    penalties: list[dict[str, Any]] = field(default_factory=list)
+    penalty_total: int = 0
+    players_without_ema: list[str] = field(default_factory=list)
+    ties: list[dict[str, Any]] = field(default_factory=list)  # {"place": n, "players": [...]}
+    mers: MersWeight | None = None
+
+    @property
+    def blocking(self) -> list[Problem]:
+        return [p for p in self.problems if p.blocking]
+
+    @property
+    def ok(self) -> bool:
+        return not self.blocking
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "ok": self.ok,
+            "problems": [p.to_dict() for p in self.problems],
+            "penalties": self.penalties,
+            "penalty_total": self.penalty_total,
+            "players_without_ema": self.players_without_ema,
+            "ties": self.ties,
+            "mers": self.mers.to_dict() if self.mers else None,
+        }
+
+
+class ExportBlocked(ValidationFailed):
+    """The tournament is not ready for the EMA file; ``report`` says why."""
+
+    def __init__(self, report: ExportReport) -> None:
+        first = report.blocking[0].message if report.blocking else "not ready"
+        super().__init__(
+            f"the EMA file cannot be exported yet: {first}",
+            field=None,
+            errors=[p.to_dict() for p in report.blocking],
+        )
+        self.report = report
+
+
+def _ranked_rows(tournament: Tournament) -> list[StandingRow]:
+    return list(
+        StandingRow.objects.filter(tournament=tournament)
+        .filter(~Q(rank=None))
+        .select_related("player")
+        .order_by("rank", "player__last_name", "player__first_name", "player_id")
+    )
+
+
+def _where(game: Game) -> str:
+    table = game.table
+    if table is None:
+        return f"game {game.pk}"
+    return f"session {table.session.number} table {table.number}"
+
+
+def validate_for_export(tournament: Tournament) -> ExportReport:
+    """Every game finalized, every game's points add up, standings current; penalties,
+    players without an EMA number and ties listed (not blocking)."""
+    report = ExportReport(mers=tournament_mers(tournament))
+    games = list(
+        Game.objects.filter(table__session__tournament=tournament)
+        .select_related("table__session")
+        .order_by("table__session__number", "table__number")
+    )
+    for game in games:
+        if game.status != Game.Status.FINISHED:
+            report.problems.append(
+                Problem(
+                    "game_unfinished",
+                    f"{_where(game)}: the game is not finalized",
+                    True,
+                    game_id=game.pk,
+                )
+            )
+            continue
+        issue = check_game_points(game)
+        if issue is None and game_final(game) is None:
+            issue = "no final result"
+        if issue:
+            report.problems.append(
+                Problem("game_points", f"{_where(game)}: {issue}", True, game_id=game.pk)
+            )
+    for table in Table.objects.filter(
+        session__tournament=tournament, game__isnull=True
+    ).select_related("session"):
+        report.problems.append(
+            Problem(
+                "table_without_game",
+                f"session {table.session.number} table {table.number} has no game",
+                True,
+            )
+        )
+
+    stored = {
+        r.player_id: (r.rank, r.total) for r in StandingRow.objects.filter(tournament=tournament)
+    }
+    fresh = {r.player_id: (r.rank, r.total) for r in compute_standings(tournament)}
+    if stored != fresh:
+        report.problems.append(
+            Problem(
+                "standings_stale",
+                "the standings are out of date: rebuild them first (manage.py rebuild_standings)",
+                True,
+            )
+        )
+    rows = _ranked_rows(tournament)
+    if not rows:
+        report.problems.append(Problem("no_players", "no ranked players", True))
+
+    for p in Penalty.objects.filter(
+        tournament=tournament, cancelled_at__isnull=True
+    ).select_related("player", "session"):
+        report.penalties.append(
+            {
+                "player": str(p.player),
+                "player_id": p.player_id,
+                "kind": p.kind,
+                "points": p.points,
+                "session": p.session.number if p.session else None,
+                "reason": p.reason,
+            }
+        )
+        report.penalty_total += p.points
+    by_place: dict[int, list[str]] = {}
+    for row in rows:
+        if not row.player.ema_number:
+            report.players_without_ema.append(str(row.player))
+            report.problems.append(
+                Problem(
+                    "no_ema_number",
+                    f"{row.player} has no EMA number",
+                    False,
+                    player_id=row.player_id,
+                )
+            )
+        by_place.setdefault(row.rank or 0, []).append(str(row.player))
+    report.ties = [
+        {"place": place, "players": names}
+        for place, names in sorted(by_place.items())
+        if len(names) > 1
+    ]
+    for tie in report.ties:
+        report.problems.append(
+            Problem("tie", f"shared place {tie['place']}: {', '.join(tie['players'])}", False)
+        )
+    return report
+
+
+@dataclass(frozen=True)
+class ResultLine:
+    place: int
+    first_name: str
+    last_name: str
+    ema_number: str
+    table_points: int  # sum of game results, before tournament penalties
+    score: int  # the standings total: after tournament penalties (what ranks)
+    member: bool
+    country: str
+
+
+def result_lines(tournament: Tournament) -> list[ResultLine]:
+    return [
+        ResultLine(
+            place=row.rank or 0,
+            first_name=row.player.first_name,
+            last_name=row.player.last_name,
+            ema_number=(row.player.ema_number or "").zfill(8) if row.player.ema_number else "",
+            table_points=row.total + row.penalties,
+            score=row.total,
+            # An EMA number is issued through an EMA member association.
+            member=bool(row.player.ema_number),
+            country=row.player.country,
+        )
+        for row in _ranked_rows(tournament)
+    ]
+
+
+def _checked(tournament: Tournament, force: bool) -> ExportReport:
+    report = validate_for_export(tournament)
+    if not report.ok and not force:
+        raise ExportBlocked(report)
+    return report
+
+
+def ema_csv(tournament: Tournament, *, force: bool = False) -> str:
+    """The report grid: exactly ``CSV_HEADER``, one quoted row per ranked player (UTF-8)."""
+    _checked(tournament, force)
+    out = io.StringIO()
+    writer = csv.writer(out, quoting=csv.QUOTE_ALL, lineterminator="\r\n")
+    writer.writerow(CSV_HEADER)
+    for line in result_lines(tournament):
+        writer.writerow(
+            [
+                line.place,
+                line.first_name,
+                line.last_name,
+                line.ema_number,
+                thousands(line.table_points),
+                thousands(line.score),
+                "yes" if line.member else "no",
+                line.country,
+            ]
+        )
+    return out.getvalue()
+
+
+def _number(points: int) -> float | int:
+    value = Decimal(points) / 1000
+    return int(value) if value == value.to_integral_value() else float(value)
+
+
+def ema_xlsx(tournament: Tournament, *, force: bool = False) -> bytes:
+    """The results workbook: a tournament details row, then one row per ranked player."""
+    from openpyxl import Workbook
+
+    report = _checked(tournament, force)
+    lines = result_lines(tournament)
+    mers = report.mers or tournament_mers(tournament)
+    wb = Workbook()
+    ws = wb.active
+    assert ws is not None
+    ws.title = "Results"
+    ws.append(XLSX_DETAILS_HEADER)
+    ws.append(
+        [
+            tournament.name,
+            len(lines),
+            tournament.country,
+            tournament.city,
+            mers.total,
+            RULESET_NAMES.get(tournament.ruleset, f"Riichi ({tournament.ruleset})"),
+            tournament.starts_on.isoformat(),
+            tournament.ends_on.isoformat(),
+            tournament_days(tournament),
+        ]
+    )
+    ws.append([])
+    ws.append(XLSX_PLAYERS_HEADER)
+    for line in lines:
+        ws.append(
+            [
+                line.place,
+                line.first_name,
+                line.last_name,
+                line.ema_number,
+                _number(line.table_points),
+                _number(line.score),
+                "yes" if line.member else "no",
+                line.country,
+            ]
+        )
+        ws.cell(row=ws.max_row, column=4).number_format = "@"  # keep the leading zeros
+    buffer = io.BytesIO()
+    wb.save(buffer)
+    return buffer.getvalue()

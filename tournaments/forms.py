@@ -1,0 +1,204 @@
+"""Organiser console forms. They parse and validate input; services do the work."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from club.models import Player
+from scoring.engine import PRESETS, RulesError, load_ruleset
+from tournaments.models import Penalty, SeatingPlan, Tournament
+
+
+def parse_rules_text(text: str) -> dict[str, Any]:
+    """``key = value`` lines; values are JSON where they parse (numbers, lists, true), else text."""
+    rules: dict[str, Any] = {}
+    for number, raw in enumerate(text.splitlines(), start=1):
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        if "=" not in line:
+            raise forms.ValidationError(
+                _("Line %(n)s: write key = value.") % {"n": number}, code="format"
+            )
+        key, value = (part.strip() for part in line.split("=", 1))
+        try:
+            rules[key] = json.loads(value)
+        except json.JSONDecodeError:
+            rules[key] = value
+    return rules
+
+
+def rules_text(overrides: dict[str, Any]) -> str:
+    return "\n".join(f"{key} = {json.dumps(value)}" for key, value in sorted(overrides.items()))
+
+
+def rules_diff(preset: str, overrides: dict[str, Any] | None) -> list[dict[str, Any]]:
+    """Every rule key with the preset's value and the tournament's, flagging the changed ones."""
+    base = load_ruleset(preset).to_dict()
+    current = load_ruleset(preset, overrides or None).to_dict()
+    return [
+        {
+            "key": key,
+            "preset": base[key],
+            "value": current[key],
+            "changed": base[key] != current[key],
+        }
+        for key in base
+    ]
+
+
+class TournamentCreateForm(forms.Form):
+    name = forms.CharField(max_length=200, label=_("Name"))
+    slug = forms.SlugField(label=_("Short name (in the address)"))
+    ruleset = forms.ChoiceField(label=_("Rules preset"))
+    starts_on = forms.DateField(
+        label=_("First day"), widget=forms.DateInput(attrs={"type": "date"})
+    )
+    ends_on = forms.DateField(label=_("Last day"), widget=forms.DateInput(attrs={"type": "date"}))
+    city = forms.CharField(max_length=100, required=False, label=_("City"))
+    country = forms.CharField(max_length=2, required=False, label=_("Country (ISO code)"))
+    sessions_planned = forms.IntegerField(min_value=1, max_value=40, initial=4, label=_("Sessions"))
+    rules = forms.CharField(
+        required=False,
+        label=_("Rule changes from the preset (key = value per line)"),
+        widget=forms.Textarea(
+            attrs={"rows": 5, "placeholder": "uma = [15000, 5000, -5000, -15000]"}
+        ),
+    )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["ruleset"].choices = [(key, key) for key in sorted(PRESETS)]  # type: ignore[attr-defined]
+        self.fields["ruleset"].initial = "ema-2025"
+
+    def clean_slug(self) -> str:
+        slug: str = self.cleaned_data["slug"]
+        if Tournament.objects.filter(slug=slug).exists():
+            raise forms.ValidationError(_("This short name is taken."))
+        return slug
+
+    def clean_country(self) -> str:
+        return str(self.cleaned_data.get("country") or "").upper()
+
+    def clean(self) -> dict[str, Any]:
+        data: dict[str, Any] = super().clean() or {}
+        text = data.get("rules") or ""
+        try:
+            overrides = parse_rules_text(text)
+        except forms.ValidationError as error:
+            self.add_error("rules", error)
+            return data
+        if data.get("ruleset"):
+            try:
+                load_ruleset(data["ruleset"], overrides or None)
+            except RulesError as error:
+                self.add_error("rules", getattr(error, "message", str(error)))
+        data["rule_overrides"] = overrides
+        if data.get("starts_on") and data.get("ends_on") and data["ends_on"] < data["starts_on"]:
+            self.add_error("ends_on", _("The last day is before the first."))
+        return data
+
+
+class RegistrationForm(forms.Form):
+    first_name = forms.CharField(max_length=100, label=_("First name"))
+    last_name = forms.CharField(max_length=100, label=_("Last name"))
+    ema_number = forms.CharField(max_length=8, required=False, label=_("EMA number"))
+    country = forms.CharField(max_length=2, required=False, label=_("Country"))
+    club_name = forms.CharField(max_length=200, required=False, label=_("Club"))
+    is_substitute = forms.BooleanField(required=False, label=_("Substitute player"))
+
+    def clean_country(self) -> str:
+        return str(self.cleaned_data.get("country") or "").upper()
+
+
+class CsvImportForm(forms.Form):
+    file = forms.FileField(required=False, label=_("CSV file"))
+    text = forms.CharField(
+        required=False, widget=forms.Textarea(attrs={"rows": 4}), label=_("or paste CSV")
+    )
+
+    def clean(self) -> dict[str, Any]:
+        data: dict[str, Any] = super().clean() or {}
+        upload = data.get("file")
+        if upload:
+            try:
+                data["csv"] = upload.read().decode("utf-8-sig")
+            except UnicodeDecodeError:
+                self.add_error("file", _("The file is not UTF-8 text."))
+        else:
+            data["csv"] = data.get("text") or ""
+        if not data.get("csv", "").strip() and not self.errors:
+            self.add_error("text", _("Choose a file or paste CSV."))
+        return data
+
+
+class ReasonForm(forms.Form):
+    reason = forms.CharField(max_length=500, label=_("Reason"))
+
+
+class SeatingRequestForm(forms.Form):
+    mode = forms.ChoiceField(
+        choices=[
+            (SeatingPlan.Mode.RANDOM, _("All sessions, no repeat opponents")),
+            (SeatingPlan.Mode.SWISS, _("Swiss: next session by standings")),
+        ],
+        label=_("Mode"),
+    )
+    seed = forms.IntegerField(initial=0, min_value=0, label=_("Seed"))
+    separate_by = forms.ChoiceField(
+        required=False,
+        choices=[("", _("Nobody")), ("club", _("Club")), ("country", _("Country"))],
+        label=_("Keep players of the same … apart"),
+    )
+    separate_rounds = forms.IntegerField(
+        initial=0, min_value=0, required=False, label=_("… for the first N sessions")
+    )
+
+
+class ApplyPlanForm(forms.Form):
+    from_session = forms.IntegerField(min_value=1, initial=1, label=_("From session"))
+
+
+class PenaltyForm(forms.Form):
+    player = forms.ModelChoiceField(queryset=Player.objects.none(), label=_("Player"))
+    kind = forms.ChoiceField(choices=Penalty.Kind.choices, label=_("Kind"))
+    points = forms.IntegerField(min_value=0, required=False, label=_("Points"))
+    minutes_late = forms.IntegerField(min_value=0, required=False, label=_("Minutes late"))
+    session = forms.IntegerField(min_value=1, required=False, label=_("Session number"))
+    reason = forms.CharField(max_length=500, label=_("Reason"))
+
+    def __init__(self, *args: Any, tournament: Tournament, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["player"].queryset = Player.objects.filter(  # type: ignore[attr-defined]
+            registrations__tournament=tournament
+        )
+
+    def clean(self) -> dict[str, Any]:
+        data: dict[str, Any] = super().clean() or {}
+        if data.get("kind") == Penalty.Kind.LATENESS and data.get("minutes_late") is None:
+            self.add_error("minutes_late", _("Give the minutes late (EMA 2025 7.2)."))
+        return data
+
+
+class SubstituteForm(forms.Form):
+    table = forms.IntegerField(min_value=1, label=_("Table"))
+    seat = forms.ChoiceField(
+        choices=[("0", _("East")), ("1", _("South")), ("2", _("West")), ("3", _("North"))],
+        label=_("Seat"),
+    )
+    substitute = forms.ModelChoiceField(queryset=Player.objects.none(), label=_("Substitute"))
+    from_ = forms.ChoiceField(
+        choices=[("start", _("From the start")), ("during", _("During the game"))],
+        label=_("When"),
+    )
+    reason = forms.CharField(max_length=500, label=_("Reason"))
+
+    def __init__(self, *args: Any, tournament: Tournament, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["substitute"].queryset = Player.objects.filter(  # type: ignore[attr-defined]
+            registrations__tournament=tournament, registrations__is_substitute=True
+        )

@@ -1,0 +1,55 @@
+"""Write a tournament's games as game records (formats/game-record.md).
+
+`manage.py export_games <tournament> --output DIR-or-FILE`: a directory gets one file per game
+(`s01-t001.json`), any other path one JSON list of records. Paper-sheet games (final scores
+only) have no hands and cannot be written as game records; they are listed and skipped.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandParser
+
+from scoring.models import Game
+from scoring.records import game_record
+
+from ._lookup import tournament_named
+
+
+class Command(BaseCommand):
+    help = "Export a tournament's games as riichi-game-record/1 JSON."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("tournament", help="tournament slug or id")
+        parser.add_argument("--output", required=True, help="directory or file")
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        tournament = tournament_named(options["tournament"])
+        games = (
+            Game.objects.filter(table__session__tournament=tournament)
+            .select_related("table__session")
+            .order_by("table__session__number", "table__number")
+        )
+        records: list[tuple[str, dict[str, Any]]] = []
+        for game in games:
+            assert game.table is not None
+            name = f"s{game.table.session.number:02d}-t{game.table.number:03d}"
+            if game.entry == Game.Entry.FINAL_SCORES:
+                self.stderr.write(f"{name}: final scores only, no game record; skipped")
+                continue
+            records.append((name, game_record(game)))
+        output = Path(options["output"])
+        if output.is_dir():
+            for name, record in records:
+                (output / f"{name}.json").write_text(
+                    json.dumps(record, ensure_ascii=False, indent=1) + "\n", encoding="utf-8"
+                )
+        else:
+            output.write_text(
+                json.dumps([r for _, r in records], ensure_ascii=False, indent=1) + "\n",
+                encoding="utf-8",
+            )
+        self.stdout.write(f"wrote {len(records)} game records to {output}")

@@ -1,0 +1,77 @@
+"""Printable PDFs (WeasyPrint from templates/pdf/): table cards, score sheets, the all-last
+sheet (EMA 2025 3.6) and the final results."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.template.loader import render_to_string
+
+from tournaments.models import Seat, Session, StandingRow, Tournament
+
+
+def render_document(template: str, context: dict[str, Any]) -> Any:
+    """The laid-out WeasyPrint document (pages), before it is written as PDF."""
+    from weasyprint import HTML  # heavy import: only when a PDF is asked for
+
+    return HTML(string=render_to_string(template, context)).render()
+
+
+def render_pdf(template: str, context: dict[str, Any]) -> bytes:
+    return bytes(render_document(template, context).write_pdf())
+
+
+def _tables(session: Session) -> list[dict[str, Any]]:
+    return [
+        {"table": table, "seats": list(table.seats.select_related("player"))}
+        for table in session.tables.all()
+    ]
+
+
+def table_cards_pdf(session: Session) -> bytes:
+    """One card per table: the table number and who sits in which starting wind."""
+    return render_pdf(
+        "pdf/table_cards.html",
+        {
+            "session": session,
+            "tournament": session.tournament,
+            "tables": _tables(session),
+            "winds": Seat.WINDS,
+        },
+    )
+
+
+def score_sheets_pdf(session: Session) -> bytes:
+    """One score sheet per table, with rows for the hands and the signatures (EMA 2025 7.5)."""
+    return render_pdf(
+        "pdf/score_sheets.html",
+        {
+            "session": session,
+            "tournament": session.tournament,
+            "tables": _tables(session),
+            "winds": Seat.WINDS,
+            "rows": range(16),
+        },
+    )
+
+
+def all_last_sheets_pdf(session: Session) -> bytes:
+    """EMA 2025 3.6: a square sheet with an X; each zone holds a seat wind and a score."""
+    return render_pdf(
+        "pdf/all_last.html",
+        {
+            "session": session,
+            "tournament": session.tournament,
+            "tables": _tables(session),
+            "winds": Seat.WINDS,
+        },
+    )
+
+
+def final_results_pdf(tournament: Tournament) -> bytes:
+    rows = (
+        StandingRow.objects.filter(tournament=tournament)
+        .select_related("player")
+        .order_by("is_substitute", "rank", "-total")
+    )
+    return render_pdf("pdf/results.html", {"tournament": tournament, "rows": rows})

@@ -1,0 +1,104 @@
+"""Who may do what: object-level roles for tournaments, games and clubs.
+
+Site admin = superuser. Organisers count as referees. Club admins edit their club's games.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from club.models import Club, Player
+    from scoring.models import Game
+    from tournaments.models import Tournament
+
+
+def _authenticated(user: Any) -> bool:
+    return bool(user is not None and getattr(user, "is_authenticated", False))
+
+
+def is_site_admin(user: Any) -> bool:
+    return _authenticated(user) and bool(getattr(user, "is_superuser", False))
+
+
+def _has_role(user: Any, tournament: Tournament | int, roles: tuple[str, ...]) -> bool:
+    from tournaments.models import StaffRole
+
+    if not _authenticated(user):
+        return False
+    tournament_id = tournament if isinstance(tournament, int) else tournament.pk
+    return StaffRole.objects.filter(
+        tournament_id=tournament_id, user_id=user.pk, role__in=roles
+    ).exists()
+
+
+def is_organiser(user: Any, tournament: Tournament | int) -> bool:
+    from tournaments.models import StaffRole
+
+    return is_site_admin(user) or _has_role(user, tournament, (StaffRole.Role.ORGANISER,))
+
+
+def is_referee(user: Any, tournament: Tournament | int) -> bool:
+    """Referees and organisers (organisers count as referees)."""
+    from tournaments.models import StaffRole
+
+    return is_site_admin(user) or _has_role(
+        user, tournament, (StaffRole.Role.ORGANISER, StaffRole.Role.REFEREE)
+    )
+
+
+def is_club_admin(user: Any, club: Club | int) -> bool:
+    from club.models import Membership
+
+    if is_site_admin(user):
+        return True
+    if not _authenticated(user):
+        return False
+    club_id = club if isinstance(club, int) else club.pk
+    return Membership.objects.filter(
+        club_id=club_id, player__user_id=user.pk, role=Membership.Role.ADMIN
+    ).exists()
+
+
+def player_of(user: Any) -> Player | None:
+    from club.models import Player
+
+    if not _authenticated(user):
+        return None
+    return Player.objects.filter(user_id=user.pk).first()
+
+
+def tournament_id_of_game(game: Game) -> int | None:
+    if game.table_id is None:
+        return None
+    from tournaments.models import Table
+
+    return (
+        Table.objects.filter(pk=game.table_id)
+        .values_list("session__tournament_id", flat=True)
+        .first()
+    )
+
+
+def can_edit_game(user: Any, game: Game) -> bool:
+    """Tournament games: referees of the tournament. Club games: club admins, or a seated player."""
+    if not _authenticated(user):
+        return False
+    if is_site_admin(user):
+        return True
+    tournament_id = tournament_id_of_game(game)
+    if tournament_id is not None:
+        return is_referee(user, tournament_id)
+    if game.club_night_id is not None:
+        from club.models import ClubNight
+
+        club_id = (
+            ClubNight.objects.filter(pk=game.club_night_id)
+            .values_list("club_id", flat=True)
+            .first()
+        )
+        if club_id is not None and is_club_admin(user, club_id):
+            return True
+        # Casual club games are entered by the players at the table.
+        return game.seats.filter(player__user_id=user.pk).exists()
+    return False

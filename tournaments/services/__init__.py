@@ -1,0 +1,37 @@
+"""Write services for tournaments (see docs/TEAM.md for the conventions)."""
+
+from .csv_import import import_registrations_csv
+from .penalties import add_penalty, cancel_penalty, lateness_points
+from .registration import drop_player, register_player, reinstate_player, withdraw_registration
+from .seating import apply_seating_plan, request_seating_plan, swap_seats, upload_seating_plan
+from .sessions import close_session, create_sessions, reopen_session, seat_session, start_session
+from .status import publish_results, set_status
+from .substitutes import substitute_player
+from .tournament import add_staff, create_tournament, remove_staff, update_tournament
+
+__all__ = [
+    "add_penalty",
+    "add_staff",
+    "apply_seating_plan",
+    "cancel_penalty",
+    "close_session",
+    "create_sessions",
+    "create_tournament",
+    "drop_player",
+    "import_registrations_csv",
+    "lateness_points",
+    "publish_results",
+    "register_player",
+    "reinstate_player",
+    "remove_staff",
+    "reopen_session",
+    "request_seating_plan",
+    "seat_session",
+    "set_status",
+    "start_session",
+    "substitute_player",
+    "swap_seats",
+    "update_tournament",
+    "upload_seating_plan",
+    "withdraw_registration",
+]

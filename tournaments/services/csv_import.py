@@ -1,0 +1,220 @@
+"""Register players from a CSV file: every row is checked, and nothing is imported if any fails.
+
+Header (case-insensitive, any order; `;` or `,` separated): either `name` ("First Last" or
+"Last, First") or `first_name` and `last_name`; optional `ema_number`, `country`, `club`,
+`substitute` (yes/no).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from typing import Any
+
+from django.db import transaction
+
+from club.audit import record_audit
+from club.errors import ServiceError, ValidationFailed
+from club.services.players import clean_country, clean_ema_number, clean_name
+from tournaments.models import Registration, Tournament
+
+from ._common import require_organiser
+from .registration import (
+    CLUB_NAME_MAX,
+    check_open_for_registration,
+    find_or_create_player,
+    registration_snapshot,
+)
+
+ALIASES = {
+    "name": "name",
+    "player": "name",
+    "first_name": "first_name",
+    "firstname": "first_name",
+    "first name": "first_name",
+    "last_name": "last_name",
+    "lastname": "last_name",
+    "last name": "last_name",
+    "surname": "last_name",
+    "ema_number": "ema_number",
+    "ema": "ema_number",
+    "ema number": "ema_number",
+    "ema_id": "ema_number",
+    "country": "country",
+    "club": "club",
+    "club_name": "club",
+    "substitute": "substitute",
+}
+TRUE = {"1", "yes", "y", "true", "x"}
+MAX_ROWS = 2000
+MAX_BYTES = 2 * 1024 * 1024  # 2 MB: far above any real tournament's player list
+
+
+def _split_name(name: str) -> tuple[str, str]:
+    name = " ".join(name.split())
+    if "," in name:
+        last, _, first = name.partition(",")
+        return first.strip(), last.strip()
+    first, _, last = name.rpartition(" ")
+    return first, last
+
+
+def check_text(text: Any) -> str:
+    """A CSV upload must be plain text of at most 2 MB (checked before parsing anything)."""
+    if not isinstance(text, str):
+        raise ValidationFailed("The file must be text (a CSV file).", field="file")
+    if len(text) > MAX_BYTES or len(text.encode("utf-8", "surrogatepass")) > MAX_BYTES:
+        raise ValidationFailed("The file is too large: at most 2 MB.", field="file")
+    if any(ch in text for ch in ("\x00", "\ufffd")) or any(
+        ord(ch) < 32 and ch not in "\t\r\n" for ch in text
+    ):
+        raise ValidationFailed(
+            "The file is not a plain-text CSV file (it contains binary data); export it from "
+            "your spreadsheet as CSV (UTF-8).",
+            field="file",
+        )
+    return text
+
+
+def _read(text: str) -> tuple[list[str], list[dict[str, Any]]]:
+    text = check_text(text).lstrip("\ufeff")
+    if not text.strip():
+        raise ValidationFailed("The file is empty.", field="file")
+    try:
+        dialect: Any = csv.Sniffer().sniff(text.splitlines()[0], delimiters=",;\t")
+    except csv.Error:
+        dialect = csv.excel
+    reader = csv.reader(io.StringIO(text), dialect)
+    # (line number in the file, cells); blank lines are skipped but keep the numbering.
+    rows = [(reader.line_num, r) for r in reader]
+    rows = [(n, r) for n, r in rows if any(cell.strip() for cell in r)]
+    header = [ALIASES.get(h.strip().lower(), h.strip().lower()) for h in rows[0][1]]
+    unknown = [h for h in header if h not in ALIASES.values()]
+    if unknown:
+        raise ValidationFailed(f"Unknown column {unknown[0]!r}.", field="header")
+    if "name" not in header and not {"first_name", "last_name"} <= set(header):
+        raise ValidationFailed(
+            "The header needs a `name` column, or `first_name` and `last_name`.", field="header"
+        )
+    records: list[dict[str, Any]] = []
+    for line, cells in rows[1:]:
+        if len(cells) > len(header):
+            records.append(
+                {"__row__": line, "__error__": f"{len(cells)} cells, the header has {len(header)}"}
+            )
+            continue
+        record: dict[str, Any] = {
+            h: (cells[i].strip() if i < len(cells) else "") for i, h in enumerate(header)
+        }
+        record["__row__"] = line
+        records.append(record)
+    return header, records
+
+
+@transaction.atomic
+def import_registrations_csv(
+    *, actor: Any, tournament: Tournament, text: str
+) -> list[Registration]:
+    """Register every row, or nobody: all row errors come back together (row = file line)."""
+    require_organiser(actor, tournament)
+    check_open_for_registration(tournament)
+    _, records = _read(text)
+    if not records:
+        raise ValidationFailed("The file has a header but no players.", field="file")
+    if len(records) > MAX_ROWS:
+        raise ValidationFailed(f"At most {MAX_ROWS} players per file.", field="file")
+
+    errors: list[dict[str, Any]] = []
+    cleaned: list[dict[str, Any]] = []
+    seen_ema: dict[str, int] = {}
+    registered_ema = set(
+        Registration.objects.filter(
+            tournament=tournament, player__ema_number__isnull=False
+        ).values_list("player__ema_number", flat=True)
+    )
+    for rec in records:
+        row = rec["__row__"]  # the line in the file; line 1 is the header
+        if "__error__" in rec:
+            errors.append({"row": row, "field": "row", "message": rec["__error__"]})
+            continue
+        try:
+            if rec.get("name"):
+                first, last = _split_name(rec["name"])
+                name_field = "name"
+            else:
+                first, last = rec.get("first_name", ""), rec.get("last_name", "")
+                name_field = ""
+            first = clean_name(first, field=name_field or "first_name")
+            last = clean_name(last, field=name_field or "last_name")
+            ema = clean_ema_number(rec.get("ema_number"))
+            country = clean_country(rec.get("country"))
+            club = rec.get("club", "")
+            if len(club) > CLUB_NAME_MAX:
+                raise ValidationFailed(f"At most {CLUB_NAME_MAX} characters.", field="club")
+            if ema is not None:
+                if ema in seen_ema:
+                    raise ValidationFailed(
+                        f"EMA number {ema} is also on row {seen_ema[ema]}.", field="ema_number"
+                    )
+                if ema in registered_ema:
+                    raise ValidationFailed(
+                        f"The player with EMA number {ema} is already registered.",
+                        field="ema_number",
+                    )
+                seen_ema[ema] = row
+        except ServiceError as error:
+            errors.append({"row": row, "field": error.field, "message": error.message})
+            continue
+        cleaned.append(
+            {
+                "row": row,
+                "first_name": first,
+                "last_name": last,
+                "ema_number": ema,
+                "country": country,
+                "club": club,
+                "substitute": rec.get("substitute", "").lower() in TRUE,
+            }
+        )
+    if errors:
+        raise ValidationFailed(
+            f"{len(errors)} row(s) have errors; nothing was imported.",
+            field="file",
+            errors=errors,
+        )
+
+    registrations: list[Registration] = []
+    for item in cleaned:
+        player, _ = find_or_create_player(
+            first_name=item["first_name"],
+            last_name=item["last_name"],
+            ema_number=item["ema_number"],
+            country=item["country"],
+        )
+        if Registration.objects.filter(tournament=tournament, player=player).exists():
+            raise ValidationFailed(
+                f"{player} is already registered; nothing was imported.",
+                field="file",
+                errors=[{"row": item["row"], "field": "name", "message": "already registered"}],
+            )
+        registrations.append(
+            Registration.objects.create(
+                tournament=tournament,
+                player=player,
+                club_name=item["club"],
+                is_substitute=item["substitute"],
+            )
+        )
+    record_audit(
+        actor=actor,
+        action="registration.import_csv",
+        object_type="tournaments.tournament",
+        object_id=tournament.pk,
+        before=None,
+        after={
+            "count": len(registrations),
+            "registrations": [registration_snapshot(r) for r in registrations],
+        },
+        tournament_id=tournament.pk,
+    )
+    return registrations

@@ -1,0 +1,197 @@
+"""Tournament penalties that are not hands: lateness, obstruction, score sheets, other.
+
+Chombo is a hand of the game record (outcome "chombo"); the engine deducts it in that game's
+result, so it is never a tournament Penalty. Points are deducted after uma (EMA 2025 6.12, 7.2,
+7.5) and never change the table ranks.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from club.audit import record_audit
+from club.errors import ValidationFailed
+from club.models import Player
+from scoring.engine import Ruleset, load_ruleset
+from tournaments.models import Penalty, Registration, Session, Tournament
+
+from ._common import enqueue_standings, require_referee, user_or_none
+
+# EMA 2025 6.12: obstruction is 8,000 or 12,000, or 12,000 to 48,000 in serious cases.
+OBSTRUCTION_MIN, OBSTRUCTION_MAX = 8000, 48000
+
+
+def penalty_snapshot(p: Penalty) -> dict[str, Any]:
+    return {
+        "player": p.player_id,
+        "session": p.session.number if p.session is not None else None,
+        "kind": p.kind,
+        "points": p.points,
+        "minutes_late": p.minutes_late,
+        "reason": p.reason,
+        "cancelled_at": p.cancelled_at,
+        "cancel_reason": p.cancel_reason,
+    }
+
+
+def lateness_points(minutes_late: int | float, rules: Ruleset) -> int:
+    """EMA 2025 7.2: 1,000 points per started minute late, for a lateness of 10 minutes or less.
+
+    EMA 2025 7.3: a player later than that is replaced by a substitute and gets no lateness
+    penalty, so more than `lateness_max_minutes` is refused here (substitute_player instead).
+    """
+    if isinstance(minutes_late, bool) or not isinstance(minutes_late, int | float):
+        raise ValidationFailed("Give the minutes late as a number.", field="minutes_late")
+    if minutes_late <= 0:
+        raise ValidationFailed(
+            "A late player is late by more than 0 minutes.", field="minutes_late"
+        )
+    if minutes_late > rules.lateness_max_minutes:
+        raise ValidationFailed(
+            f"More than {rules.lateness_max_minutes} minutes late: the player is replaced by a "
+            "substitute for this session and no lateness penalty is deducted (EMA 2025 7.3). "
+            "Enter a substitution instead.",
+            field="minutes_late",
+        )
+    started = int(minutes_late) + (0 if float(minutes_late).is_integer() else 1)  # rounded up
+    return started * rules.lateness_per_minute
+
+
+def _points_for(
+    *, kind: str, points: int | None, minutes_late: int | float | None, rules: Ruleset
+) -> int:
+    if kind == Penalty.Kind.CHOMBO:
+        raise ValidationFailed(
+            "A chombo is entered as a hand of the game (outcome chombo, the offender's seat); "
+            "the game's result then deducts it. It is not a tournament penalty.",
+            field="kind",
+        )
+    if kind not in Penalty.Kind.values:
+        raise ValidationFailed(
+            f"kind must be one of {', '.join(k for k in Penalty.Kind.values if k != 'chombo')}.",
+            field="kind",
+        )
+    if kind == Penalty.Kind.LATENESS:
+        computed = lateness_points(minutes_late if minutes_late is not None else 0, rules)
+        if points is not None and points != computed:
+            raise ValidationFailed(
+                f"{minutes_late} minutes late is {computed} points (EMA 2025 7.2), not {points}.",
+                field="points",
+            )
+        return computed
+    if points is None:
+        defaults: dict[str, int] = {
+            Penalty.Kind.SCORE_SHEET: rules.score_sheet_penalty,  # EMA 2025 7.5
+            Penalty.Kind.ALL_LAST_SHEET: rules.all_last_sheet_penalty,
+        }
+        if kind not in defaults:
+            raise ValidationFailed("Give the penalty's points.", field="points")
+        return defaults[kind]
+    if isinstance(points, bool) or not isinstance(points, int) or points <= 0:
+        raise ValidationFailed("points must be a positive whole number.", field="points")
+    if points % 100:
+        raise ValidationFailed("points must be a multiple of 100.", field="points")
+    if (
+        kind == Penalty.Kind.OBSTRUCTION
+        and rules.id.startswith("ema")
+        and not OBSTRUCTION_MIN <= points <= OBSTRUCTION_MAX
+    ):
+        raise ValidationFailed(
+            f"Obstruction is {OBSTRUCTION_MIN} to {OBSTRUCTION_MAX} points (EMA 2025 6.12).",
+            field="points",
+        )
+    return points
+
+
+@transaction.atomic
+def add_penalty(
+    *,
+    actor: Any,
+    tournament: Tournament,
+    player: Player,
+    kind: str,
+    reason: str,
+    points: int | None = None,
+    minutes_late: int | float | None = None,
+    session: Session | None = None,
+) -> Penalty:
+    """A point penalty, deducted from the player's tournament total after uma."""
+    require_referee(actor, tournament)
+    if not (reason or "").strip():
+        raise ValidationFailed("Say what the penalty is for.", field="reason")
+    registration = Registration.objects.filter(tournament=tournament, player=player).first()
+    if registration is None:
+        raise ValidationFailed(f"{player} is not registered in this tournament.", field="player")
+    if session is not None and session.tournament_id != tournament.pk:
+        raise ValidationFailed("The session belongs to another tournament.", field="session")
+    if kind == Penalty.Kind.LATENESS and session is None:
+        raise ValidationFailed("Say which session the player was late for.", field="session")
+    if minutes_late is not None and kind != Penalty.Kind.LATENESS:
+        raise ValidationFailed("minutes_late is only for lateness.", field="minutes_late")
+    rules = load_ruleset(tournament.ruleset, tournament.rule_overrides or None)
+    amount = _points_for(kind=kind, points=points, minutes_late=minutes_late, rules=rules)
+    if (
+        kind == Penalty.Kind.LATENESS
+        and Penalty.objects.filter(
+            tournament=tournament,
+            session=session,
+            player=player,
+            kind=Penalty.Kind.LATENESS,
+            cancelled_at__isnull=True,
+        ).exists()
+    ):
+        raise ValidationFailed(
+            "The player already has a lateness penalty for this session; cancel it to change it.",
+            field="kind",
+        )
+    penalty = Penalty.objects.create(
+        tournament=tournament,
+        session=session,
+        player=player,
+        kind=kind,
+        points=amount,
+        minutes_late=int(-(-minutes_late // 1)) if minutes_late is not None else None,
+        reason=reason.strip(),
+        assigned_by=user_or_none(actor),
+    )
+    record_audit(
+        actor=actor,
+        action="penalty.add",
+        obj=penalty,
+        before=None,
+        after=penalty_snapshot(penalty),
+        reason=reason,
+        tournament_id=tournament.pk,
+    )
+    enqueue_standings(tournament.pk)
+    return penalty
+
+
+@transaction.atomic
+def cancel_penalty(*, actor: Any, penalty: Penalty, reason: str) -> Penalty:
+    """Cancel (never delete) a penalty; it stays visible, struck out, in the audit trail."""
+    require_referee(actor, penalty.tournament_id)
+    if not (reason or "").strip():
+        raise ValidationFailed("Say why the penalty is cancelled.", field="reason")
+    penalty = Penalty.objects.select_for_update().get(pk=penalty.pk)
+    if penalty.cancelled_at is not None:
+        raise ValidationFailed("The penalty is already cancelled.", field="penalty")
+    before = penalty_snapshot(penalty)
+    penalty.cancelled_at = timezone.now()
+    penalty.cancelled_by = user_or_none(actor)
+    penalty.cancel_reason = reason.strip()
+    penalty.save(update_fields=["cancelled_at", "cancelled_by", "cancel_reason"])
+    record_audit(
+        actor=actor,
+        action="penalty.cancel",
+        obj=penalty,
+        before=before,
+        after=penalty_snapshot(penalty),
+        reason=reason,
+        tournament_id=penalty.tournament_id,
+    )
+    enqueue_standings(penalty.tournament_id)
+    return penalty

@@ -1,0 +1,171 @@
+"""Registrations: register players (finding them by EMA number), drop them."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from club.audit import record_audit
+from club.errors import ValidationFailed
+from club.models import Player
+from club.services.players import clean_country, clean_ema_number, clean_name
+from tournaments.models import Registration, Tournament
+
+from ._common import enqueue_standings, require_organiser
+
+CLUB_NAME_MAX = Registration._meta.get_field("club_name").max_length or 200
+
+
+def registration_snapshot(r: Registration) -> dict[str, Any]:
+    return {
+        "player": r.player_id,
+        "player_name": str(r.player),
+        "ema_number": r.player.ema_number,
+        "club_name": r.club_name,
+        "is_substitute": r.is_substitute,
+        "dropped_at": r.dropped_at,
+        "drop_reason": r.drop_reason,
+    }
+
+
+def find_or_create_player(
+    *, first_name: str, last_name: str, ema_number: str | None, country: str
+) -> tuple[Player, bool]:
+    """The player with this EMA number, or a new player (names and codes already cleaned)."""
+    if ema_number:
+        existing = Player.objects.filter(ema_number=ema_number).first()
+        if existing is not None:
+            if not existing.country and country:
+                existing.country = country
+                existing.save(update_fields=["country"])
+            return existing, False
+    player = Player.objects.create(
+        first_name=first_name, last_name=last_name, ema_number=ema_number, country=country
+    )
+    return player, True
+
+
+def check_open_for_registration(tournament: Tournament) -> None:
+    if tournament.status in (Tournament.Status.FINISHED, Tournament.Status.PUBLISHED):
+        raise ValidationFailed("The tournament is over: no more registrations.", field="status")
+
+
+@transaction.atomic
+def register_player(
+    *,
+    actor: Any,
+    tournament: Tournament,
+    first_name: str = "",
+    last_name: str = "",
+    ema_number: str | None = None,
+    country: str = "",
+    club_name: str = "",
+    is_substitute: bool = False,
+    player: Player | None = None,
+) -> Registration:
+    """Register a player: an existing `player`, the one holding `ema_number`, or a new one."""
+    require_organiser(actor, tournament)
+    check_open_for_registration(tournament)
+    club_name = " ".join(str(club_name or "").split())
+    if len(club_name) > CLUB_NAME_MAX:
+        raise ValidationFailed(f"At most {CLUB_NAME_MAX} characters.", field="club_name")
+    if player is None:
+        first = clean_name(first_name, field="first_name")
+        last = clean_name(last_name, field="last_name")
+        ema = clean_ema_number(ema_number)
+        player, _ = find_or_create_player(
+            first_name=first, last_name=last, ema_number=ema, country=clean_country(country)
+        )
+    if Registration.objects.filter(tournament=tournament, player=player).exists():
+        raise ValidationFailed(f"{player} is already registered.", field="ema_number")
+    registration = Registration.objects.create(
+        tournament=tournament, player=player, club_name=club_name, is_substitute=is_substitute
+    )
+    record_audit(
+        actor=actor,
+        action="registration.create",
+        obj=registration,
+        before=None,
+        after=registration_snapshot(registration),
+        tournament_id=tournament.pk,
+    )
+    return registration
+
+
+@transaction.atomic
+def drop_player(*, actor: Any, registration: Registration, reason: str) -> Registration:
+    """The player leaves the tournament: not seated in later sessions; results so far stay."""
+    require_organiser(actor, registration.tournament_id)
+    if not (reason or "").strip():
+        raise ValidationFailed("Say why the player is dropped.", field="reason")
+    registration = Registration.objects.select_for_update().get(pk=registration.pk)
+    if registration.dropped_at is not None:
+        raise ValidationFailed("The player was already dropped.", field="registration")
+    before = registration_snapshot(registration)
+    registration.dropped_at = timezone.now()
+    registration.drop_reason = reason.strip()
+    registration.save(update_fields=["dropped_at", "drop_reason"])
+    record_audit(
+        actor=actor,
+        action="registration.drop",
+        obj=registration,
+        before=before,
+        after=registration_snapshot(registration),
+        reason=reason,
+        tournament_id=registration.tournament_id,
+    )
+    enqueue_standings(registration.tournament_id)
+    return registration
+
+
+@transaction.atomic
+def reinstate_player(*, actor: Any, registration: Registration, reason: str = "") -> Registration:
+    require_organiser(actor, registration.tournament_id)
+    registration = Registration.objects.select_for_update().get(pk=registration.pk)
+    if registration.dropped_at is None:
+        raise ValidationFailed("The player is not dropped.", field="registration")
+    before = registration_snapshot(registration)
+    registration.dropped_at = None
+    registration.drop_reason = ""
+    registration.save(update_fields=["dropped_at", "drop_reason"])
+    record_audit(
+        actor=actor,
+        action="registration.reinstate",
+        obj=registration,
+        before=before,
+        after=registration_snapshot(registration),
+        reason=reason,
+        tournament_id=registration.tournament_id,
+    )
+    enqueue_standings(registration.tournament_id)
+    return registration
+
+
+@transaction.atomic
+def withdraw_registration(*, actor: Any, registration: Registration, reason: str = "") -> None:
+    """Remove a registration before the player has been seated (afterwards: drop_player)."""
+    require_organiser(actor, registration.tournament_id)
+    from tournaments.models import Seat
+
+    if Seat.objects.filter(
+        table__session__tournament_id=registration.tournament_id, player_id=registration.player_id
+    ).exists():
+        raise ValidationFailed(
+            "The player has been seated; drop them instead of removing the registration.",
+            field="registration",
+        )
+    before = registration_snapshot(registration)
+    pk, tournament_id = registration.pk, registration.tournament_id
+    registration.delete()
+    record_audit(
+        actor=actor,
+        action="registration.withdraw",
+        object_type="tournaments.registration",
+        object_id=pk,
+        before=before,
+        after=None,
+        reason=reason,
+        tournament_id=tournament_id,
+    )

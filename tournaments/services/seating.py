@@ -1,0 +1,239 @@
+"""Seating plans: request one (built by Celery), apply it to sessions, swap two players."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import transaction
+
+from club.audit import record_audit
+from club.errors import ValidationFailed
+from club.models import Player
+from scoring.models import Game, GameSeat, Hand
+from tournaments.models import Registration, Seat, SeatingPlan, Session, Tournament
+
+from ._common import require_organiser, user_or_none
+from .sessions import _check_seatable, check_tables, replace_tables, session_snapshot
+
+SEPARATE_BY = ("club", "country")
+
+
+def active_registrations(tournament: Tournament | int) -> list[Registration]:
+    """Players still in the tournament, in a stable order (plans index into this list)."""
+    tid = tournament if isinstance(tournament, int) else tournament.pk
+    return list(
+        Registration.objects.filter(tournament_id=tid, dropped_at__isnull=True)
+        .select_related("player")
+        .order_by("id")
+    )
+
+
+def _clean_options(mode: str, options: dict[str, Any] | None, tournament: Tournament) -> dict:
+    options = dict(options or {})
+    allowed = {"rounds", "separate_by", "separate_rounds", "from_session", "time_budget"}
+    unknown = sorted(set(options) - allowed)
+    if unknown:
+        raise ValidationFailed(f"Unknown option {unknown[0]!r}.", field=f"options.{unknown[0]}")
+    done = tournament.sessions.filter(status=Session.Status.CLOSED).count()
+    from_session = options.setdefault("from_session", done + 1)
+    if not isinstance(from_session, int) or from_session < 1:
+        raise ValidationFailed("from_session is a session number.", field="options.from_session")
+    if mode == SeatingPlan.Mode.RANDOM:
+        rounds = options.setdefault(
+            "rounds", max(tournament.sessions_planned - from_session + 1, 1)
+        )
+        if not isinstance(rounds, int) or not 1 <= rounds <= 50:
+            raise ValidationFailed("rounds must be 1 to 50.", field="options.rounds")
+    separate_by = options.get("separate_by")
+    if separate_by is not None and separate_by not in SEPARATE_BY:
+        raise ValidationFailed('separate_by is "club" or "country".', field="options.separate_by")
+    separate_rounds = options.setdefault("separate_rounds", 0)
+    if not isinstance(separate_rounds, int) or separate_rounds < 0:
+        raise ValidationFailed(
+            "separate_rounds must be 0 or more.", field="options.separate_rounds"
+        )
+    budget = options.get("time_budget")
+    if budget is not None and (not isinstance(budget, int | float) or not 0 < budget <= 120):
+        raise ValidationFailed("time_budget is 0 to 120 seconds.", field="options.time_budget")
+    return options
+
+
+@transaction.atomic
+def request_seating_plan(
+    *,
+    actor: Any,
+    tournament: Tournament,
+    mode: str = SeatingPlan.Mode.RANDOM,
+    seed: int = 0,
+    options: dict[str, Any] | None = None,
+) -> SeatingPlan:
+    """Record a plan request and have a worker build it (tournaments.tasks).
+
+    Modes: "random" seats all remaining sessions with as few repeat opponents as possible;
+    "swiss" seats the next session by current standings. Poll `progress`/`status`.
+    """
+    require_organiser(actor, tournament)
+    if mode not in (SeatingPlan.Mode.RANDOM, SeatingPlan.Mode.SWISS):
+        raise ValidationFailed('mode is "random" or "swiss".', field="mode")
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise ValidationFailed("seed must be an integer.", field="seed")
+    options = _clean_options(mode, options, tournament)
+    plan = SeatingPlan.objects.create(
+        tournament=tournament,
+        mode=mode,
+        seed=seed,
+        options=options,
+        created_by=user_or_none(actor),
+    )
+    record_audit(
+        actor=actor,
+        action="seating.request",
+        obj=plan,
+        before=None,
+        after={"mode": mode, "seed": seed, "options": options},
+        tournament_id=tournament.pk,
+    )
+
+    def enqueue() -> None:
+        from tournaments.tasks import generate_seating_plan
+
+        generate_seating_plan.delay(plan.pk)
+
+    transaction.on_commit(enqueue)
+    return plan
+
+
+@transaction.atomic
+def upload_seating_plan(*, actor: Any, tournament: Tournament, text: str) -> SeatingPlan:
+    """A plan from CSV (tournaments.seating.parse_plan_csv): player numbers are 1-based
+    positions in the active registration list."""
+    from tournaments.seating import SeatingError, parse_plan_csv, quality
+
+    require_organiser(actor, tournament)
+    registrations = active_registrations(tournament)
+    try:
+        indices = parse_plan_csv(text, players=len(registrations))
+    except SeatingError as error:
+        raise ValidationFailed(str(error), field="file") from error
+    plan = SeatingPlan.objects.create(
+        tournament=tournament,
+        mode=SeatingPlan.Mode.UPLOADED,
+        status=SeatingPlan.Status.DONE,
+        progress=1.0,
+        plan=[[[registrations[i].pk for i in t] for t in r] for r in indices],
+        quality=quality(indices).to_dict(),
+        options={
+            "from_session": tournament.sessions.filter(status=Session.Status.CLOSED).count() + 1
+        },
+        created_by=user_or_none(actor),
+    )
+    record_audit(
+        actor=actor,
+        action="seating.upload",
+        obj=plan,
+        before=None,
+        after={"plan": plan.plan},
+        tournament_id=tournament.pk,
+    )
+    return plan
+
+
+@transaction.atomic
+def apply_seating_plan(
+    *, actor: Any, plan: SeatingPlan, from_session: int | None = None
+) -> list[Session]:
+    """Seat sessions from_session, from_session + 1, ... with the plan's rounds.
+
+    Creates missing sessions, and for each session its tables, seats and games. All or
+    nothing: a session already running, or a dropped player in the plan, refuses the whole.
+    """
+    require_organiser(actor, plan.tournament_id)
+    plan = SeatingPlan.objects.select_for_update().select_related("tournament").get(pk=plan.pk)
+    if plan.status != SeatingPlan.Status.DONE or not plan.plan:
+        raise ValidationFailed("The plan is not ready.", field="plan")
+    tournament = plan.tournament
+    start = from_session or plan.options.get("from_session") or 1
+    if not isinstance(start, int) or start < 1:
+        raise ValidationFailed("from_session is a session number.", field="from_session")
+    by_registration = {
+        r.pk: r for r in Registration.objects.filter(tournament=tournament).select_related("player")
+    }
+    sessions = []
+    for offset, round_tables in enumerate(plan.plan):
+        number = start + offset
+        session, _ = Session.objects.get_or_create(
+            tournament=tournament,
+            number=number,
+            defaults={"duration_minutes": tournament.session_minutes},
+        )
+        session = Session.objects.select_for_update().get(pk=session.pk)
+        _check_seatable(session)
+        try:
+            tables = [[by_registration[rid].player for rid in table] for table in round_tables]
+        except KeyError as error:
+            raise ValidationFailed(
+                f"Registration {error.args[0]} in the plan no longer exists.", field="plan"
+            ) from error
+        check_tables(tournament, tables, field="plan")
+        before = session_snapshot(session)
+        replace_tables(actor=actor, session=session, tables=tables)
+        session.status = Session.Status.SEATED
+        session.save(update_fields=["status"])
+        record_audit(
+            actor=actor,
+            action="session.seat",
+            obj=session,
+            before=before,
+            after={**session_snapshot(session), "seating_plan": plan.pk},
+            tournament_id=tournament.pk,
+        )
+        sessions.append(session)
+    if tournament.sessions_planned < start + len(plan.plan) - 1:
+        tournament.sessions_planned = start + len(plan.plan) - 1
+        tournament.save(update_fields=["sessions_planned"])
+    return sessions
+
+
+@transaction.atomic
+def swap_seats(*, actor: Any, session: Session, a: Player, b: Player) -> Session:
+    """Exchange two players' seats in a session before its games have hands."""
+    require_organiser(actor, session.tournament_id)
+    session = Session.objects.select_for_update().get(pk=session.pk)
+    if session.status == Session.Status.CLOSED:
+        raise ValidationFailed("The session is closed.", field="session")
+    if a.pk == b.pk:
+        raise ValidationFailed("Choose two different players.", field="b")
+    seat_a = Seat.objects.filter(table__session=session, player=a).select_related("table").first()
+    seat_b = Seat.objects.filter(table__session=session, player=b).select_related("table").first()
+    if seat_a is None:
+        raise ValidationFailed(f"{a} is not seated in this session.", field="a")
+    if seat_b is None:
+        raise ValidationFailed(f"{b} is not seated in this session.", field="b")
+    tables = {seat_a.table_id, seat_b.table_id}
+    if (
+        Hand.objects.filter(game__table_id__in=tables).exists()
+        or Game.objects.filter(table_id__in=tables)
+        .exclude(entry=Game.Entry.HANDS, final_scores__isnull=True)
+        .exists()
+    ):
+        raise ValidationFailed("Scores were already entered at these tables.", field="session")
+    before = session_snapshot(session)
+    seat_a.player, seat_b.player = b, a
+    Seat.objects.bulk_update([seat_a, seat_b], ["player"])
+    # GameSeat has unique (game, player): rewrite the two rows instead of updating in place.
+    game_seats = list(GameSeat.objects.filter(game__table_id__in=tables, player__in=[a, b]))
+    rows = [(gs.game_id, gs.seat, b if gs.player_id == a.pk else a) for gs in game_seats]
+    GameSeat.objects.filter(pk__in=[gs.pk for gs in game_seats]).delete()
+    GameSeat.objects.bulk_create([GameSeat(game_id=g, seat=s, player=p) for g, s, p in rows])
+    for game in Game.objects.filter(table_id__in=tables):
+        game.version += 1  # clients holding the old seating must reload
+        game.save(update_fields=["version", "updated_at"])
+    record_audit(
+        actor=actor,
+        action="session.swap",
+        obj=session,
+        before=before,
+        after={**session_snapshot(session), "swapped": [a.pk, b.pk]},
+        tournament_id=session.tournament_id,
+    )
+    return session

@@ -1,0 +1,249 @@
+"""Sessions: create them, seat a session (tables, seats and games), start and close it."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from club.audit import record_audit
+from club.errors import ValidationFailed
+from club.models import Player
+from scoring.engine import load_ruleset
+from scoring.models import Game, Hand
+from tournaments.models import Registration, Seat, Session, Table, Tournament
+
+from ._common import enqueue_standings, require_organiser
+
+
+def session_snapshot(session: Session) -> dict[str, Any]:
+    tables = [
+        [s.player_id for s in t.seats.order_by("wind")]
+        for t in session.tables.order_by("number").prefetch_related("seats")
+    ]
+    return {
+        "number": session.number,
+        "status": session.status,
+        "starts_at": session.starts_at,
+        "started_at": session.started_at,
+        "closed_at": session.closed_at,
+        "tables": tables,
+    }
+
+
+@transaction.atomic
+def create_sessions(
+    *, actor: Any, tournament: Tournament, count: int | None = None
+) -> list[Session]:
+    """Create the missing sessions 1..count (default: the tournament's sessions_planned)."""
+    require_organiser(actor, tournament)
+    count = tournament.sessions_planned if count is None else count
+    if not isinstance(count, int) or not 1 <= count <= 50:
+        raise ValidationFailed("Between 1 and 50 sessions.", field="count")
+    existing = set(tournament.sessions.values_list("number", flat=True))
+    created = [
+        Session.objects.create(
+            tournament=tournament, number=n, duration_minutes=tournament.session_minutes
+        )
+        for n in range(1, count + 1)
+        if n not in existing
+    ]
+    if count > tournament.sessions_planned:
+        tournament.sessions_planned = count
+        tournament.save(update_fields=["sessions_planned"])
+    if created:
+        record_audit(
+            actor=actor,
+            action="session.create",
+            object_type="tournaments.tournament",
+            object_id=tournament.pk,
+            before={"sessions": sorted(existing)},
+            after={"sessions": sorted(existing | {s.number for s in created})},
+            tournament_id=tournament.pk,
+        )
+    return created
+
+
+def _lock_session(session: Session) -> Session:
+    return Session.objects.select_for_update().select_related("tournament").get(pk=session.pk)
+
+
+def _check_seatable(session: Session) -> None:
+    if session.status in (Session.Status.RUNNING, Session.Status.CLOSED):
+        raise ValidationFailed(
+            f"Session {session.number} is {session.get_status_display().lower()}; "
+            "its seating can no longer be replaced.",
+            field="session",
+        )
+    if Hand.objects.filter(game__table__session=session).exists():
+        raise ValidationFailed("Hands were already entered in this session.", field="session")
+
+
+def replace_tables(
+    *, actor: Any, session: Session, tables: Sequence[Sequence[Player]]
+) -> list[Table]:
+    """Drop the session's tables and create new ones with seats and games (no checks here)."""
+    from scoring.services.games import create_game
+
+    tournament = session.tournament
+    Game.objects.filter(table__session=session).delete()
+    session.tables.all().delete()
+    created = []
+    for number, players in enumerate(tables, start=1):
+        table = Table.objects.create(session=session, number=number)
+        Seat.objects.bulk_create(
+            [Seat(table=table, wind=w, player=p) for w, p in enumerate(players)]
+        )
+        create_game(
+            actor=None,  # permission was checked for the whole session; the audit says who
+            players=list(players),
+            ruleset=tournament.ruleset,
+            rule_overrides=tournament.rule_overrides or None,
+            table=table,
+        )
+        created.append(table)
+    return created
+
+
+def check_tables(
+    tournament: Tournament, tables: Sequence[Sequence[Player]], *, field: str = "tables"
+) -> None:
+    seats = load_ruleset(tournament.ruleset, tournament.rule_overrides or None).players
+    if not tables:
+        raise ValidationFailed("Seat at least one table.", field=field)
+    seen: set[int] = set()
+    active = dict(
+        Registration.objects.filter(tournament=tournament).values_list("player_id", "dropped_at")
+    )
+    for i, table in enumerate(tables, start=1):
+        if len(table) != seats:
+            raise ValidationFailed(f"Table {i} has {len(table)} players, not {seats}.", field=field)
+        for player in table:
+            if player.pk in seen:
+                raise ValidationFailed(f"{player} is seated twice.", field=field)
+            seen.add(player.pk)
+            if player.pk not in active:
+                raise ValidationFailed(f"{player} is not registered.", field=field)
+            if active[player.pk] is not None:
+                raise ValidationFailed(f"{player} was dropped from the tournament.", field=field)
+
+
+@transaction.atomic
+def seat_session(
+    *, actor: Any, session: Session, tables: Sequence[Sequence[Player]]
+) -> list[Table]:
+    """Seat a session: each inner list is one table's players in seat order E, S, W, N."""
+    require_organiser(actor, session.tournament_id)
+    session = _lock_session(session)
+    _check_seatable(session)
+    check_tables(session.tournament, tables)
+    before = session_snapshot(session)
+    created = replace_tables(actor=actor, session=session, tables=tables)
+    session.status = Session.Status.SEATED
+    session.save(update_fields=["status"])
+    record_audit(
+        actor=actor,
+        action="session.seat",
+        obj=session,
+        before=before,
+        after=session_snapshot(session),
+        tournament_id=session.tournament_id,
+    )
+    return created
+
+
+@transaction.atomic
+def start_session(*, actor: Any, session: Session) -> Session:
+    """The start signal (EMA 2025 7.4): the session's games are now being played."""
+    require_organiser(actor, session.tournament_id)
+    session = _lock_session(session)
+    if session.status != Session.Status.SEATED:
+        raise ValidationFailed(
+            "Only a seated session can start (seat it first)."
+            if session.status == Session.Status.PLANNED
+            else f"Session {session.number} is already {session.get_status_display().lower()}.",
+            field="status",
+        )
+    before = session_snapshot(session)
+    session.status = Session.Status.RUNNING
+    session.started_at = timezone.now()
+    session.save(update_fields=["status", "started_at"])
+    tournament = session.tournament
+    if tournament.status in (Tournament.Status.DRAFT, Tournament.Status.REGISTRATION):
+        tournament.status = Tournament.Status.RUNNING
+        tournament.save(update_fields=["status"])
+    record_audit(
+        actor=actor,
+        action="session.start",
+        obj=session,
+        before=before,
+        after=session_snapshot(session),
+        tournament_id=session.tournament_id,
+    )
+    return session
+
+
+@transaction.atomic
+def close_session(*, actor: Any, session: Session) -> Session:
+    """Close a session once every table's game is finalized; refused while any is not."""
+    require_organiser(actor, session.tournament_id)
+    session = _lock_session(session)
+    if session.status == Session.Status.CLOSED:
+        raise ValidationFailed("The session is already closed.", field="status")
+    if session.status != Session.Status.RUNNING:
+        raise ValidationFailed("Only a running session can be closed.", field="status")
+    unfinished = list(
+        Table.objects.filter(session=session)
+        .exclude(game__status=Game.Status.FINISHED)
+        .order_by("number")
+        .values_list("number", flat=True)
+    )
+    if unfinished:
+        listed = ", ".join(str(n) for n in unfinished)
+        raise ValidationFailed(
+            f"Games at table(s) {listed} are not finished yet.",
+            field="games",
+            errors=[
+                {"field": "games", "table": n, "message": "game not finished"} for n in unfinished
+            ],
+        )
+    before = session_snapshot(session)
+    session.status = Session.Status.CLOSED
+    session.closed_at = timezone.now()
+    session.save(update_fields=["status", "closed_at"])
+    record_audit(
+        actor=actor,
+        action="session.close",
+        obj=session,
+        before=before,
+        after=session_snapshot(session),
+        tournament_id=session.tournament_id,
+    )
+    enqueue_standings(session.tournament_id)
+    return session
+
+
+@transaction.atomic
+def reopen_session(*, actor: Any, session: Session, reason: str) -> Session:
+    require_organiser(actor, session.tournament_id)
+    if not (reason or "").strip():
+        raise ValidationFailed("Say why the session is reopened.", field="reason")
+    session = _lock_session(session)
+    if session.status != Session.Status.CLOSED:
+        raise ValidationFailed("The session is not closed.", field="status")
+    before = session_snapshot(session)
+    session.status = Session.Status.RUNNING
+    session.closed_at = None
+    session.save(update_fields=["status", "closed_at"])
+    record_audit(
+        actor=actor,
+        action="session.reopen",
+        obj=session,
+        before=before,
+        after=session_snapshot(session),
+        reason=reason,
+        tournament_id=session.tournament_id,
+    )
+    return session

@@ -1,0 +1,101 @@
+"""Substitutes (EMA 2025 7.3): a substitute takes a missing player's seat at one game.
+
+The game seat (GameSeat) gets the substitute, who actually plays; the tournament seat (Seat)
+keeps the registered player, who scores -15,000 points and -15,000 uma for that session (the
+engine applies it from the game's `substitutes`; the standings give that result to the Seat's
+player and show the substitute unranked). The entry also keeps `player_id` (the substitute)
+and `replaced_player_id`. "start": substituted before the game began (the substitute's score
+still places the others); "during": after it began (the others take the top three places).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import transaction
+
+from club.audit import record_audit
+from club.errors import ValidationFailed
+from club.models import Player
+from scoring.models import Game, GameSeat
+from scoring.services._common import audit_scope, lock_game
+from scoring.services.games import game_snapshot, save_written_game
+from tournaments.models import Registration
+
+from ._common import enqueue_standings, require_referee
+
+WHEN = ("start", "during")
+
+
+@transaction.atomic
+def substitute_player(
+    *,
+    actor: Any,
+    game: Game,
+    seat: int,
+    substitute: Player,
+    reason: str,
+    from_: str = "start",
+    expected_version: int | None = None,
+) -> Game:
+    """Seat `substitute` for the player at `seat` (a player more than 10 minutes late, ill, or
+    disqualified, EMA 2025 7.3). `expected_version` defaults to the current one."""
+    if game.table_id is None:
+        raise ValidationFailed("Substitutes exist only in tournament games.", field="game")
+    tournament = game.table.session.tournament  # type: ignore[union-attr]
+    require_referee(actor, tournament)
+    game = lock_game(
+        game, expected_version=game.version if expected_version is None else expected_version
+    )
+    if not (reason or "").strip():
+        raise ValidationFailed("Say why the player is substituted.", field="reason")
+    if from_ not in WHEN:
+        raise ValidationFailed('from is "start" or "during".', field="from")
+    seats = {gs.seat: gs.player_id for gs in game.seats.all()}
+    if isinstance(seat, bool) or seat not in seats:
+        raise ValidationFailed(f"seat must be one of {sorted(seats)}.", field="seat")
+    if substitute.pk in seats.values():
+        raise ValidationFailed(f"{substitute} already plays at this table.", field="substitute")
+    if any(s.get("seat") == seat for s in game.substitutes or []):
+        raise ValidationFailed("This seat is already substituted.", field="seat")
+    if from_ == "start" and game.hands.exists():
+        raise ValidationFailed(
+            'Hands were already played: the substitution is "during" the game.', field="from"
+        )
+    registration = Registration.objects.filter(tournament=tournament, player=substitute).first()
+    if registration is None:
+        registration = Registration.objects.create(
+            tournament=tournament, player=substitute, is_substitute=True
+        )
+    elif not registration.is_substitute and registration.dropped_at is None:
+        raise ValidationFailed(
+            f"{substitute} is a registered player, not a substitute.", field="substitute"
+        )
+    before = game_snapshot(game)
+    game.substitutes = [
+        *(game.substitutes or []),
+        {
+            "seat": seat,
+            "from": from_,
+            "player_id": substitute.pk,
+            "replaced_player_id": seats[seat],
+        },
+    ]
+    GameSeat.objects.filter(game=game, seat=seat).update(player=substitute)
+    save_written_game(game, fields=["substitutes"])
+    enqueue_standings(tournament.pk)  # the substitute appears in the standings: full rebuild
+    record_audit(
+        actor=actor,
+        action="game.substitute",
+        obj=game,
+        before=before,
+        after={
+            **game_snapshot(game),
+            "seat": seat,
+            "substituted": seats[seat],
+            "substitute": substitute.pk,
+        },
+        reason=reason,
+        **audit_scope(game),
+    )
+    return game

@@ -1,0 +1,253 @@
+"""Create a tournament and manage its staff."""
+
+from __future__ import annotations
+
+import datetime
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.db import transaction
+from django.utils.text import slugify
+
+from club.audit import record_audit
+from club.errors import PermissionDenied, ValidationFailed
+from club.services.players import clean_country
+from scoring.engine import RulesError, load_ruleset
+from tournaments.models import StaffRole, Tournament
+
+from ._common import require_organiser, user_or_none
+
+
+def _date(value: Any, *, field: str) -> datetime.date:
+    if isinstance(value, datetime.datetime):
+        return value.date()
+    if isinstance(value, datetime.date):
+        return value
+    try:
+        return datetime.date.fromisoformat(str(value))
+    except ValueError as error:
+        raise ValidationFailed("Use a date like 2026-05-02.", field=field) from error
+
+
+def tournament_snapshot(t: Tournament) -> dict[str, Any]:
+    return {
+        "name": t.name,
+        "slug": t.slug,
+        "ruleset": t.ruleset,
+        "rule_overrides": t.rule_overrides,
+        "starts_on": t.starts_on,
+        "ends_on": t.ends_on,
+        "city": t.city,
+        "country": t.country,
+        "status": t.status,
+        "sessions_planned": t.sessions_planned,
+        "session_minutes": t.session_minutes,
+        "tie_breaks": t.tie_breaks,
+        "qualification_only": t.qualification_only,
+    }
+
+
+@transaction.atomic
+def create_tournament(
+    *,
+    actor: Any,
+    name: str,
+    slug: str = "",
+    ruleset: str = "ema-2025",
+    rule_overrides: dict[str, Any] | None = None,
+    starts_on: datetime.date | str,
+    ends_on: datetime.date | str | None = None,
+    city: str = "",
+    country: str = "",
+    sessions_planned: int = 4,
+    session_minutes: int = 90,
+    tie_breaks: list[str] | None = None,
+    qualification_only: bool = False,
+) -> Tournament:
+    """A draft tournament; the creator becomes its organiser."""
+    if actor is not None and not getattr(actor, "is_authenticated", False):
+        raise PermissionDenied("Log in to create a tournament.")
+    name = " ".join(str(name or "").split())
+    if not name:
+        raise ValidationFailed("A tournament needs a name.", field="name")
+    slug = slugify(slug or name)
+    if not slug:
+        raise ValidationFailed("Choose a slug of letters and digits.", field="slug")
+    if Tournament.objects.filter(slug=slug).exists():
+        raise ValidationFailed(f"The address {slug!r} is taken.", field="slug")
+    try:
+        load_ruleset(ruleset, rule_overrides or None)
+    except RulesError as error:
+        raise ValidationFailed(error.message, field=error.field or "ruleset") from error
+    start = _date(starts_on, field="starts_on")
+    end = _date(ends_on, field="ends_on") if ends_on not in (None, "") else start
+    if end < start:
+        raise ValidationFailed("The tournament ends before it starts.", field="ends_on")
+    if not isinstance(sessions_planned, int) or not 1 <= sessions_planned <= 50:
+        raise ValidationFailed("Plan between 1 and 50 sessions.", field="sessions_planned")
+    if not isinstance(session_minutes, int) or not 10 <= session_minutes <= 600:
+        raise ValidationFailed("A session lasts 10 to 600 minutes.", field="session_minutes")
+    tournament = Tournament.objects.create(
+        name=name,
+        slug=slug,
+        ruleset=ruleset,
+        rule_overrides=rule_overrides or {},
+        starts_on=start,
+        ends_on=end,
+        city=city.strip(),
+        country=clean_country(country),
+        sessions_planned=sessions_planned,
+        session_minutes=session_minutes,
+        tie_breaks=list(tie_breaks or []),
+        qualification_only=qualification_only,
+    )
+    creator = user_or_none(actor)
+    if creator is not None:
+        StaffRole.objects.create(tournament=tournament, user=creator, role=StaffRole.Role.ORGANISER)
+    record_audit(
+        actor=actor,
+        action="tournament.create",
+        obj=tournament,
+        before=None,
+        after=tournament_snapshot(tournament),
+        tournament_id=tournament.pk,
+    )
+    return tournament
+
+
+@transaction.atomic
+def add_staff(*, actor: Any, tournament: Tournament, user: Any, role: str) -> StaffRole:
+    require_organiser(actor, tournament)
+    if role not in StaffRole.Role.values:
+        raise ValidationFailed(
+            f"role must be one of {', '.join(StaffRole.Role.values)}.", field="role"
+        )
+    if not isinstance(user, get_user_model()):
+        raise ValidationFailed("Choose a user.", field="user")
+    staff, created = StaffRole.objects.get_or_create(tournament=tournament, user=user, role=role)
+    if not created:
+        raise ValidationFailed(f"{user} already has this role.", field="user")
+    record_audit(
+        actor=actor,
+        action="staff.add",
+        obj=staff,
+        before=None,
+        after={"user": user.pk, "username": user.get_username(), "role": role},
+        tournament_id=tournament.pk,
+    )
+    return staff
+
+
+@transaction.atomic
+def remove_staff(*, actor: Any, staff: StaffRole) -> None:
+    require_organiser(actor, staff.tournament_id)
+    if (
+        staff.role == StaffRole.Role.ORGANISER
+        and not StaffRole.objects.filter(
+            tournament_id=staff.tournament_id, role=StaffRole.Role.ORGANISER
+        )
+        .exclude(pk=staff.pk)
+        .exists()
+    ):
+        raise ValidationFailed("A tournament keeps at least one organiser.", field="role")
+    before = {"user": staff.user_id, "role": staff.role}
+    pk, tournament_id = staff.pk, staff.tournament_id
+    staff.delete()
+    record_audit(
+        actor=actor,
+        action="staff.remove",
+        object_type="tournaments.staffrole",
+        object_id=pk,
+        before=before,
+        after=None,
+        tournament_id=tournament_id,
+    )
+
+
+UPDATABLE = (
+    "name",
+    "city",
+    "country",
+    "starts_on",
+    "ends_on",
+    "sessions_planned",
+    "session_minutes",
+    "tie_breaks",
+    "qualification_only",
+    "ruleset",
+    "rule_overrides",
+)
+
+
+@transaction.atomic
+def update_tournament(*, actor: Any, tournament: Tournament, **changes: Any) -> Tournament:
+    """Change a tournament's settings. The rules can only change before any score is entered
+    (games keep the rules they were created with)."""
+    from scoring.models import Game
+
+    require_organiser(actor, tournament)
+    unknown = sorted(set(changes) - set(UPDATABLE))
+    if unknown:
+        raise ValidationFailed(f"{unknown[0]} cannot be changed here.", field=unknown[0])
+    tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    before = tournament_snapshot(tournament)
+    if "name" in changes:
+        name = " ".join(str(changes["name"] or "").split())
+        if not name:
+            raise ValidationFailed("A tournament needs a name.", field="name")
+        tournament.name = name
+    if "city" in changes:
+        tournament.city = str(changes["city"] or "").strip()
+    if "country" in changes:
+        tournament.country = clean_country(changes["country"])
+    if "starts_on" in changes:
+        tournament.starts_on = _date(changes["starts_on"], field="starts_on")
+    if "ends_on" in changes:
+        tournament.ends_on = _date(changes["ends_on"], field="ends_on")
+    if tournament.ends_on < tournament.starts_on:
+        raise ValidationFailed("The tournament ends before it starts.", field="ends_on")
+    if "sessions_planned" in changes:
+        n = changes["sessions_planned"]
+        if not isinstance(n, int) or not 1 <= n <= 50:
+            raise ValidationFailed("Plan between 1 and 50 sessions.", field="sessions_planned")
+        tournament.sessions_planned = n
+    if "session_minutes" in changes:
+        m = changes["session_minutes"]
+        if not isinstance(m, int) or not 10 <= m <= 600:
+            raise ValidationFailed("A session lasts 10 to 600 minutes.", field="session_minutes")
+        tournament.session_minutes = m
+    if "tie_breaks" in changes:
+        tie_breaks = changes["tie_breaks"]
+        if not isinstance(tie_breaks, list) or not all(isinstance(t, str) for t in tie_breaks):
+            raise ValidationFailed("tie_breaks is a list of names.", field="tie_breaks")
+        tournament.tie_breaks = tie_breaks
+    if "qualification_only" in changes:
+        tournament.qualification_only = bool(changes["qualification_only"])
+    if "ruleset" in changes or "rule_overrides" in changes:
+        ruleset = changes.get("ruleset", tournament.ruleset)
+        overrides = changes.get("rule_overrides", tournament.rule_overrides)
+        try:
+            load_ruleset(ruleset, overrides or None)
+        except RulesError as error:
+            raise ValidationFailed(error.message, field=error.field or "ruleset") from error
+        if (ruleset, overrides or {}) != (tournament.ruleset, tournament.rule_overrides or {}):
+            games = Game.objects.filter(table__session__tournament=tournament)
+            if (
+                games.filter(hands__isnull=False).exists()
+                or games.exclude(final_scores__isnull=True).exists()
+            ):
+                raise ValidationFailed(
+                    "Scores were already entered under the current rules.", field="ruleset"
+                )
+            games.update(ruleset=ruleset, rule_overrides=overrides or {})
+        tournament.ruleset, tournament.rule_overrides = ruleset, overrides or {}
+    tournament.save()
+    record_audit(
+        actor=actor,
+        action="tournament.update",
+        obj=tournament,
+        before=before,
+        after=tournament_snapshot(tournament),
+        tournament_id=tournament.pk,
+    )
+    return tournament

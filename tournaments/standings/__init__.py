@@ -1,0 +1,1 @@
+"""Tournament standings: computed rows (StandingRow), their Celery task, selectors and exports."""

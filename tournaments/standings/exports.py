@@ -1,0 +1,73 @@
+"""Standings as CSV (for the standings page's download button)."""
+
+from __future__ import annotations
+
+import csv
+import io
+
+from tournaments.models import Tournament
+
+from .ranking import tie_breaks_of
+from .selectors import session_numbers, standings_for
+
+
+def thousands(points: int | None) -> str:
+    """Points as the score sheets write them: in thousands, e.g. 45300 -> "45.3"."""
+    if points is None:
+        return ""
+    sign = "-" if points < 0 else ""
+    whole, rest = divmod(abs(points), 1000)
+    return f"{sign}{whole}" + (f".{rest:03d}".rstrip("0") if rest else "")
+
+
+def standings_csv(tournament: Tournament) -> str:
+    """One row per player: rank, name, EMA number, country, total, penalties, games, average
+    placement, one column per session (the game result), tie-break values, flags."""
+    rows = standings_for(tournament)
+    sessions = session_numbers(rows)
+    tie_breaks = tie_breaks_of(tournament.tie_breaks)
+    out = io.StringIO()
+    writer = csv.writer(out, quoting=csv.QUOTE_ALL, lineterminator="\n")
+    writer.writerow(
+        [
+            "Rank",
+            "First name",
+            "Last name",
+            "EMA number",
+            "Country",
+            "Total",
+            "Penalties",
+            "Games",
+            "Average placement",
+            *[f"Session {n}" for n in sessions],
+            *tie_breaks,
+            "Substitute",
+            "Dropped",
+        ]
+    )
+    for row in rows:
+        by_session: dict[int, int] = {}
+        for e in row.per_session:
+            if not e.get("as_substitute"):
+                by_session[int(e["session"])] = by_session.get(int(e["session"]), 0) + int(
+                    e["result"]
+                )
+        p = row.player
+        writer.writerow(
+            [
+                row.rank if row.rank is not None else "",
+                p.first_name,
+                p.last_name,
+                p.ema_number or "",
+                p.country,
+                thousands(row.total),
+                thousands(-row.penalties) if row.penalties else "0",
+                row.games,
+                "" if row.average_placement is None else f"{row.average_placement:.2f}",
+                *[thousands(by_session[n]) if n in by_session else "" for n in sessions],
+                *["" if v is None else v for v in row.tie_break_values],
+                "yes" if row.is_substitute else "no",
+                "yes" if row.dropped else "no",
+            ]
+        )
+    return out.getvalue()

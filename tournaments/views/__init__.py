@@ -1,0 +1,1 @@
+"""Tournament web pages: public pages, the organiser console and PDF downloads."""

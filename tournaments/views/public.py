@@ -1,0 +1,208 @@
+"""Public tournament pages: list, detail, live standings, player pages, "where do I sit"."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, render
+from django.utils.translation import gettext as _
+
+from club.models import Player
+from scoring.models import Game, GameSeat
+from tournaments import roles
+from tournaments.models import Seat, Session, StandingRow, Tournament
+from tournaments.views.charts import line_chart_svg
+
+HIDDEN = (Tournament.Status.DRAFT,)
+
+
+def visible_tournament(request: HttpRequest, slug: str) -> Tournament:
+    """Drafts are visible to their organisers only."""
+    tournament = get_object_or_404(Tournament, slug=slug)
+    if tournament.status in HIDDEN and not roles.is_organiser(request.user, tournament):
+        from django.http import Http404
+
+        raise Http404("No such tournament.")
+    return tournament
+
+
+def tournament_list(request: HttpRequest) -> HttpResponse:
+    tournaments = Tournament.objects.exclude(status__in=HIDDEN)
+    own: list[Tournament] = []
+    if roles.is_site_admin(request.user):
+        own = list(Tournament.objects.all())
+    elif request.user.is_authenticated:
+        own = list(Tournament.objects.filter(staff__user_id=request.user.pk).distinct())
+    return render(request, "tournaments/list.html", {"tournaments": tournaments, "own": own})
+
+
+def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament = visible_tournament(request, slug)
+    sessions = tournament.sessions.all()
+    context = {
+        "tournament": tournament,
+        "sessions": sessions,
+        "players": tournament.registrations.filter(dropped_at__isnull=True).count(),
+        "is_organiser": roles.is_organiser(request.user, tournament),
+    }
+    return render(request, "tournaments/detail.html", context)
+
+
+def standings_rows(tournament: Tournament) -> list[StandingRow]:
+    return list(
+        StandingRow.objects.filter(tournament=tournament)
+        .select_related("player")
+        .order_by("is_substitute", "rank", "-total", "player__last_name")
+    )
+
+
+def standings(request: HttpRequest, slug: str) -> HttpResponse:
+    """Live standings; the table re-fetches itself every 15 s (htmx polling)."""
+    tournament = visible_tournament(request, slug)
+    context = {"tournament": tournament, "rows": standings_rows(tournament)}
+    if request.headers.get("HX-Request"):
+        return render(request, "tournaments/_standings_table.html", context)
+    return render(request, "tournaments/standings.html", context)
+
+
+def _player_games(tournament: Tournament, player: Player) -> list[dict[str, Any]]:
+    """The player's tournament games in session order, each with their score through it."""
+    seats = (
+        GameSeat.objects.filter(player=player, game__table__session__tournament=tournament)
+        .select_related("game__table__session")
+        .order_by("game__table__session__number")
+    )
+    games = []
+    for game_seat in seats:
+        game: Game = game_seat.game
+        summary = game.summary or {}
+        hands = summary.get("hands") or []
+        seat = game_seat.seat
+        start = (hands[0]["scores"][seat] - hands[0]["deltas"][seat]) if hands else None
+        scores = ([start] if start is not None else []) + [h["scores"][seat] for h in hands]
+        labels = [_("start")] + [
+            f"{h['round']}-{h['honba']}" if h["honba"] else str(h["round"]) for h in hands
+        ]
+        final = summary.get("final") or {}
+        result = (final.get("result") or [None] * 4)[seat] if final else None
+        rank = (final.get("rank") or [None] * 4)[seat] if final else None
+        games.append(
+            {
+                "game": game,
+                "session": game.table.session if game.table else None,
+                "table": game.table,
+                "seat": seat,
+                "opponents": [
+                    str(s.player) for s in game.seats.select_related("player") if s.seat != seat
+                ],
+                "hands": hands,
+                "result": result,
+                "rank": rank,
+                "finished": game.status == Game.Status.FINISHED,
+                "chart": line_chart_svg(
+                    scores,
+                    labels=labels,
+                    title=_("Score through session %(n)s") % {"n": game.table.session.number}
+                    if game.table
+                    else _("Score"),
+                    baseline=start,
+                )
+                if scores
+                else None,
+            }
+        )
+    return games
+
+
+def player_statistics(games: list[dict[str, Any]]) -> dict[str, Any]:
+    """Hand-level counts from the game summaries and stored hands (won, dealt in, riichi)."""
+    hands = wins = deal_ins = riichi = 0
+    placements: list[int] = []
+    for entry in games:
+        seat = entry["seat"]
+        for stored in entry["game"].hands.all():
+            data = stored.data
+            hands += 1
+            if any(w.get("winner") == seat for w in data.get("wins", [])):
+                wins += 1
+            if data.get("outcome") == "ron" and data.get("loser") == seat:
+                deal_ins += 1
+            if seat in data.get("riichi", []):
+                riichi += 1
+        if entry["finished"] and entry["rank"]:
+            placements.append(entry["rank"])
+    return {
+        "hands": hands,
+        "win_rate": round(100 * wins / hands, 1) if hands else None,
+        "deal_in_rate": round(100 * deal_ins / hands, 1) if hands else None,
+        "riichi_rate": round(100 * riichi / hands, 1) if hands else None,
+        "average_placement": round(sum(placements) / len(placements), 2) if placements else None,
+    }
+
+
+def player_page(request: HttpRequest, slug: str, player_id: int) -> HttpResponse:
+    tournament = visible_tournament(request, slug)
+    registration = get_object_or_404(
+        tournament.registrations.select_related("player"), player_id=player_id
+    )
+    player = registration.player
+    games = _player_games(tournament, player)
+    running: list[int] = [0]
+    labels = ["0"]
+    for entry in games:
+        if entry["finished"] and entry["result"] is not None:
+            running.append(running[-1] + int(entry["result"]))
+            labels.append(f"S{entry['session'].number}" if entry["session"] else "")
+    row = StandingRow.objects.filter(tournament=tournament, player=player).first()
+    tables = (
+        Seat.objects.filter(player=player, table__session__tournament=tournament)
+        .select_related("table__session")
+        .order_by("table__session__number")
+    )
+    context = {
+        "tournament": tournament,
+        "player": player,
+        "registration": registration,
+        "row": row,
+        "tables": tables,
+        "games": games,
+        "stats": player_statistics(games),
+        "total_chart": line_chart_svg(
+            running, labels=labels, title=_("Tournament total after each session"), baseline=0
+        )
+        if len(running) > 1
+        else None,
+    }
+    return render(request, "tournaments/player.html", context)
+
+
+def seating(request: HttpRequest, slug: str, number: int | None = None) -> HttpResponse:
+    """Where do I sit: a session's tables, searchable by name."""
+    tournament = visible_tournament(request, slug)
+    sessions = list(tournament.sessions.exclude(status=Session.Status.PLANNED))
+    session = None
+    if number is not None:
+        session = get_object_or_404(Session, tournament=tournament, number=number)
+    elif sessions:
+        running = [s for s in sessions if s.status != Session.Status.CLOSED]
+        session = running[0] if running else sessions[-1]
+    query = (request.GET.get("q") or "").strip()
+    tables = []
+    if session is not None:
+        for table in session.tables.prefetch_related("seats__player"):
+            seats = list(table.seats.all())
+            match = not query or any(query.lower() in str(s.player).lower() for s in seats)
+            if match:
+                tables.append({"table": table, "seats": seats})
+    context = {
+        "tournament": tournament,
+        "sessions": sessions,
+        "session": session,
+        "tables": tables,
+        "query": query,
+        "winds": Seat.WINDS,
+    }
+    if request.headers.get("HX-Request"):
+        return render(request, "tournaments/_seating_tables.html", context)
+    return render(request, "tournaments/seating.html", context)
