@@ -50,6 +50,7 @@ bench: install
 	HANCHAN_TESTING=1 $(BIN)/python bench/engine.py
 	HANCHAN_TESTING=1 $(BIN)/python bench/hands.py
 	HANCHAN_TESTING=1 $(BIN)/python bench/seating.py
+	HANCHAN_TESTING=1 $(BIN)/python bench/standings.py
 
 worker: install
 	$(BIN)/celery -A config worker --loglevel=info

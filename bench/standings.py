@@ -10,9 +10,11 @@ recompute), and prints both and their ratio.
 from __future__ import annotations
 
 import argparse
+import atexit
 import datetime
 import os
 import random
+import shutil
 import statistics
 import sys
 import tempfile
@@ -182,6 +184,7 @@ def main() -> None:
     args = parser.parse_args()
 
     workdir = tempfile.mkdtemp(prefix="hanchan-bench-")
+    atexit.register(shutil.rmtree, workdir, ignore_errors=True)
     os.environ["DATABASE_URL"] = f"sqlite:///{workdir}/bench.sqlite3"
     os.environ.setdefault("HANCHAN_TESTING", "1")
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
