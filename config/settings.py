@@ -174,6 +174,9 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
+CELERY_BEAT_SCHEDULE = {
+    "purge-idempotency-records": {"task": "club.purge_idempotency_records", "schedule": 3600.0},
+}
 
 CACHES = {
     "default": (
