@@ -11,37 +11,15 @@ from django.utils.text import slugify
 from club.audit import record_audit
 from club.errors import PermissionDenied, ValidationFailed
 from club.models import Club, ClubNight, League, Membership, Player
-from scoring.engine import RulesError, load_ruleset
 from tournaments.roles import is_club_admin
 
 from .players import clean_country
+from .validation import check_rules, parse_date, parse_optional_date
 
 
 def _require_club_admin(actor: Any, club: Club) -> None:
     if actor is not None and not is_club_admin(actor, club):
         raise PermissionDenied("Only the club's admins may do this.")
-
-
-def _check_rules(ruleset: str, overrides: dict[str, Any] | None) -> None:
-    try:
-        load_ruleset(ruleset, overrides or None)
-    except RulesError as error:
-        raise ValidationFailed(error.message, field=error.field or "ruleset") from error
-
-
-def _date(value: Any, *, field: str, required: bool = True) -> datetime.date | None:
-    if value is None or value == "":
-        if required:
-            raise ValidationFailed("A date is required.", field=field)
-        return None
-    if isinstance(value, datetime.datetime):
-        return value.date()
-    if isinstance(value, datetime.date):
-        return value
-    try:
-        return datetime.date.fromisoformat(str(value))
-    except ValueError as error:
-        raise ValidationFailed("Use a date like 2026-03-05.", field=field) from error
 
 
 def club_snapshot(club: Club) -> dict[str, Any]:
@@ -76,7 +54,7 @@ def create_club(
         raise ValidationFailed("Choose a slug of letters and digits.", field="slug")
     if Club.objects.filter(slug=slug).exists():
         raise ValidationFailed(f"The address {slug!r} is taken.", field="slug")
-    _check_rules(ruleset, rule_overrides)
+    check_rules(ruleset, rule_overrides)
     club = Club.objects.create(
         name=name,
         slug=slug,
@@ -104,7 +82,7 @@ def update_club_rules(
 ) -> Club:
     """Change the house rules (new games use them; played games keep their snapshot)."""
     _require_club_admin(actor, club)
-    _check_rules(ruleset, rule_overrides)
+    check_rules(ruleset, rule_overrides)
     before = club_snapshot(club)
     club.ruleset = ruleset
     club.rule_overrides = rule_overrides or {}
@@ -140,7 +118,7 @@ def add_member(
         club=club,
         player=player,
         role=role,
-        joined_on=_date(joined_on, field="joined_on", required=False),
+        joined_on=parse_optional_date(joined_on, field="joined_on"),
     )
     record_audit(
         actor=actor,
@@ -187,9 +165,9 @@ def create_league(
     name = " ".join(str(name or "").split())
     if not name:
         raise ValidationFailed("A league needs a name.", field="name")
-    start = _date(starts_on, field="starts_on")
+    start = parse_date(starts_on, field="starts_on")
     assert start is not None  # required=True
-    end = _date(ends_on, field="ends_on", required=False)
+    end = parse_optional_date(ends_on, field="ends_on")
     if end is not None and start is not None and end < start:
         raise ValidationFailed("The league ends before it starts.", field="ends_on")
     if aggregate not in League.Aggregate.values:
@@ -237,7 +215,7 @@ def create_club_night(
     notes: str = "",
 ) -> ClubNight:
     _require_club_admin(actor, club)
-    day = _date(date, field="date")
+    day = parse_date(date, field="date")
     assert day is not None  # required=True
     if league is not None:
         if league.club_id != club.pk:

@@ -12,21 +12,10 @@ from django.utils.text import slugify
 from club.audit import record_audit
 from club.errors import PermissionDenied, ValidationFailed
 from club.services.players import clean_country
-from scoring.engine import RulesError, load_ruleset
+from club.services.validation import check_rules, parse_date
 from tournaments.models import StaffRole, Tournament
 
 from ._common import require_organiser, user_or_none
-
-
-def _date(value: Any, *, field: str) -> datetime.date:
-    if isinstance(value, datetime.datetime):
-        return value.date()
-    if isinstance(value, datetime.date):
-        return value
-    try:
-        return datetime.date.fromisoformat(str(value))
-    except ValueError as error:
-        raise ValidationFailed("Use a date like 2026-05-02.", field=field) from error
 
 
 def tournament_snapshot(t: Tournament) -> dict[str, Any]:
@@ -75,12 +64,9 @@ def create_tournament(
         raise ValidationFailed("Choose a slug of letters and digits.", field="slug")
     if Tournament.objects.filter(slug=slug).exists():
         raise ValidationFailed(f"The address {slug!r} is taken.", field="slug")
-    try:
-        load_ruleset(ruleset, rule_overrides or None)
-    except RulesError as error:
-        raise ValidationFailed(error.message, field=error.field or "ruleset") from error
-    start = _date(starts_on, field="starts_on")
-    end = _date(ends_on, field="ends_on") if ends_on not in (None, "") else start
+    check_rules(ruleset, rule_overrides)
+    start = parse_date(starts_on, field="starts_on")
+    end = parse_date(ends_on, field="ends_on") if ends_on not in (None, "") else start
     if end < start:
         raise ValidationFailed("The tournament ends before it starts.", field="ends_on")
     if not isinstance(sessions_planned, int) or not 1 <= sessions_planned <= 50:
@@ -201,9 +187,9 @@ def update_tournament(*, actor: Any, tournament: Tournament, **changes: Any) -> 
     if "country" in changes:
         tournament.country = clean_country(changes["country"])
     if "starts_on" in changes:
-        tournament.starts_on = _date(changes["starts_on"], field="starts_on")
+        tournament.starts_on = parse_date(changes["starts_on"], field="starts_on")
     if "ends_on" in changes:
-        tournament.ends_on = _date(changes["ends_on"], field="ends_on")
+        tournament.ends_on = parse_date(changes["ends_on"], field="ends_on")
     if tournament.ends_on < tournament.starts_on:
         raise ValidationFailed("The tournament ends before it starts.", field="ends_on")
     if "sessions_planned" in changes:
@@ -226,10 +212,7 @@ def update_tournament(*, actor: Any, tournament: Tournament, **changes: Any) -> 
     if "ruleset" in changes or "rule_overrides" in changes:
         ruleset = changes.get("ruleset", tournament.ruleset)
         overrides = changes.get("rule_overrides", tournament.rule_overrides)
-        try:
-            load_ruleset(ruleset, overrides or None)
-        except RulesError as error:
-            raise ValidationFailed(error.message, field=error.field or "ruleset") from error
+        check_rules(ruleset, overrides)
         if (ruleset, overrides or {}) != (tournament.ruleset, tournament.rule_overrides or {}):
             games = Game.objects.filter(table__session__tournament=tournament)
             if (
