@@ -7,6 +7,7 @@ dependencies on the other apps.
 from django.conf import settings
 from django.core.validators import RegexValidator
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 
 ema_number_validator = RegexValidator(r"^\d{8}$", "An EMA number has exactly 8 digits.")
 country_validator = RegexValidator(
@@ -57,8 +58,8 @@ class Club(models.Model):
 
 class Membership(models.Model):
     class Role(models.TextChoices):
-        MEMBER = "member", "Member"
-        ADMIN = "admin", "Club admin"
+        MEMBER = "member", _("Member")
+        ADMIN = "admin", _("Club admin")
 
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="memberships")
     player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="memberships")
@@ -78,9 +79,9 @@ class League(models.Model):
     """A season of club nights ranked together."""
 
     class Aggregate(models.TextChoices):
-        SUM = "sum", "Sum of results"
-        AVERAGE = "average", "Average result"
-        BEST_N = "best_n", "Sum of the best N results"
+        SUM = "sum", _("Sum of results")
+        AVERAGE = "average", _("Average result")
+        BEST_N = "best_n", _("Sum of the best N results")
 
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="leagues")
     name = models.CharField(max_length=200)

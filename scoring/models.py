@@ -2,6 +2,7 @@
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 
 from club.models import ClubNight, Player
 from tournaments.models import Table
@@ -9,12 +10,12 @@ from tournaments.models import Table
 
 class Game(models.Model):
     class Status(models.TextChoices):
-        IN_PROGRESS = "in_progress", "In progress"
-        FINISHED = "finished", "Finished"  # finalized: results count for standings
+        IN_PROGRESS = "in_progress", _("In progress")
+        FINISHED = "finished", _("Finished")  # finalized: results count for standings
 
     class Entry(models.TextChoices):
-        HANDS = "hands", "Hand by hand"
-        FINAL_SCORES = "final_scores", "Final scores only (paper sheet)"
+        HANDS = "hands", _("Hand by hand")
+        FINAL_SCORES = "final_scores", _("Final scores only (paper sheet)")
 
     table = models.OneToOneField(
         Table, null=True, blank=True, on_delete=models.CASCADE, related_name="game"
@@ -76,6 +77,9 @@ class Hand(models.Model):
     number = models.PositiveSmallIntegerField()  # 0-based position in the record
     data = models.JSONField()
     tiles = models.CharField(max_length=120, blank=True)  # optional tile notation for cross-check
+    # What the tiles give and where the entry disagrees ({"han", "fu", "yakuman", "yaku",
+    # "mismatches"}); None without tiles. A mismatch never blocks the entry: the referee decides.
+    tile_check = models.JSONField(null=True, blank=True)
     entered_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
     )

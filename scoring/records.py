@@ -1,6 +1,8 @@
 """Game records (formats/game-record.md) out of and into the database, and a game's results.
 
-- ``game_record(game)``: the game as a ``riichi-game-record/1`` document.
+- ``game_record(game)``: the game as a ``riichi-game-record/1`` document. This is the only
+  implementation: the services (``scoring.services.game_record`` re-exports it), the API, the
+  web pages and the export commands all write records through it.
 - ``game_final(game)``: the engine's ``final`` object of a finished game (what standings,
   ratings and statistics read), from the cached ``Game.summary`` or computed afresh.
 - ``import_game_records(...)``: validate records with the engine and create the games, all or

@@ -8,6 +8,7 @@ app_name = "scoring"
 urlpatterns: list[URLPattern | URLResolver] = [
     path("referee/", views.referee_home, name="referee"),
     path("<int:game_id>/", views.game_public, name="game"),
+    path("<int:game_id>/record.json", views.game_record_download, name="record"),
     path("<int:game_id>/entry/", views.game_entry, name="entry"),
     path("<int:game_id>/entry/preview/", views.game_preview, name="preview"),
     path("<int:game_id>/entry/hands/", views.game_add_hand, name="add_hand"),

@@ -33,7 +33,9 @@ WINDS = "ESWN"
 def table_state(game: Game) -> dict[str, Any]:
     """Names, scores, round, honba and sticks as they stand now (for the always-visible bar)."""
     record = game_record(game)
-    players = record["players"]
+    # Display names without the EMA number the record format adds ("Anna Berg [04120017]").
+    seated = [str(s.player) for s in game.seats.select_related("player").order_by("seat")]
+    players = seated if len(seated) == len(record["players"]) else record["players"]
     rules = load_ruleset(game.ruleset, game.rule_overrides or None)
     try:
         result: dict[str, Any] = replay(record) if record["hands"] else {}
@@ -447,3 +449,18 @@ def game_public(request: HttpRequest, game_id: int) -> HttpResponse:
     )
     state = table_state(game)
     return render(request, "scoring/game.html", {"game": game, "state": state})
+
+
+def game_record_download(request: HttpRequest, game_id: int) -> HttpResponse:
+    """The game as a riichi-game-record/1 JSON file (scoring.records.game_record)."""
+    import json
+
+    from scoring.records import game_record as record_of
+
+    game = get_object_or_404(Game.objects.select_related("table__session"), pk=game_id)
+    response = HttpResponse(
+        json.dumps(record_of(game), ensure_ascii=False, indent=1),
+        content_type="application/json; charset=utf-8",
+    )
+    response["Content-Disposition"] = f'attachment; filename="game-{game.pk}.json"'
+    return response

@@ -202,3 +202,61 @@ class SubstituteForm(forms.Form):
         self.fields["substitute"].queryset = Player.objects.filter(  # type: ignore[attr-defined]
             registrations__tournament=tournament, registrations__is_substitute=True
         )
+
+
+MAX_UPLOAD_BYTES = 2 * 1024 * 1024  # game-record and plan uploads: 2 MB at most
+
+
+class GameRecordImportForm(forms.Form):
+    """A JSON file with one game record or a list of them, for one table of a session."""
+
+    session = forms.IntegerField(min_value=1, label=_("Session number"))
+    table = forms.IntegerField(min_value=1, label=_("Table number"))
+    file = forms.FileField(label=_("Game record file (JSON)"))
+
+    def clean_file(self) -> Any:
+        upload = self.cleaned_data["file"]
+        if upload.size > MAX_UPLOAD_BYTES:
+            raise forms.ValidationError(_("The file is larger than 2 MB."))
+        name = (upload.name or "").lower()
+        if not name.endswith(".json"):
+            raise forms.ValidationError(_("Upload a .json file."))
+        try:
+            document = json.loads(upload.read().decode("utf-8-sig"))
+        except (UnicodeDecodeError, ValueError):
+            raise forms.ValidationError(_("The file is not valid JSON.")) from None
+        records = document if isinstance(document, list) else [document]
+        if not records or not all(isinstance(r, dict) for r in records):
+            raise forms.ValidationError(_("Expected one game record or a list of game records."))
+        self.cleaned_data["records"] = records
+        return upload
+
+
+class SeatingPlanUploadForm(forms.Form):
+    """A predefined plan: round,table,east,south,west,north (1-based player numbers)."""
+
+    file = forms.FileField(label=_("Seating plan (CSV)"))
+
+    def clean_file(self) -> Any:
+        upload = self.cleaned_data["file"]
+        if upload.size > MAX_UPLOAD_BYTES:
+            raise forms.ValidationError(_("The file is larger than 2 MB."))
+        try:
+            self.cleaned_data["text"] = upload.read().decode("utf-8-sig")
+        except UnicodeDecodeError:
+            raise forms.ValidationError(_("The file is not UTF-8 text.")) from None
+        return upload
+
+
+class SwapSeatsForm(forms.Form):
+    session = forms.IntegerField(min_value=1, label=_("Session number"))
+    a = forms.ModelChoiceField(queryset=Player.objects.none(), label=_("Player"))
+    b = forms.ModelChoiceField(queryset=Player.objects.none(), label=_("Swap with"))
+
+    def __init__(self, *args: Any, tournament: Tournament, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        players = Player.objects.filter(registrations__tournament=tournament).order_by(
+            "last_name", "first_name"
+        )
+        self.fields["a"].queryset = players  # type: ignore[attr-defined]
+        self.fields["b"].queryset = players  # type: ignore[attr-defined]

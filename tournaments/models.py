@@ -2,17 +2,18 @@
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 
 from club.models import Player, country_validator
 
 
 class Tournament(models.Model):
     class Status(models.TextChoices):
-        DRAFT = "draft", "Draft"
-        REGISTRATION = "registration", "Registration open"
-        RUNNING = "running", "Running"
-        FINISHED = "finished", "Finished"
-        PUBLISHED = "published", "Results published"
+        DRAFT = "draft", _("Draft")
+        REGISTRATION = "registration", _("Registration open")
+        RUNNING = "running", _("Running")
+        FINISHED = "finished", _("Finished")
+        PUBLISHED = "published", _("Results published")
 
     name = models.CharField(max_length=200)
     slug = models.SlugField(unique=True)
@@ -43,8 +44,8 @@ class StaffRole(models.Model):
     """A user's role in one tournament: object-level permissions hang on this."""
 
     class Role(models.TextChoices):
-        ORGANISER = "organiser", "Organiser"
-        REFEREE = "referee", "Referee"
+        ORGANISER = "organiser", _("Organiser")
+        REFEREE = "referee", _("Referee")
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="staff")
     user = models.ForeignKey(
@@ -88,10 +89,10 @@ class Session(models.Model):
     """One round of play in a tournament (EMA: a hanchan per table)."""
 
     class Status(models.TextChoices):
-        PLANNED = "planned", "Planned"
-        SEATED = "seated", "Seated"
-        RUNNING = "running", "Running"
-        CLOSED = "closed", "Closed"
+        PLANNED = "planned", _("Planned")
+        SEATED = "seated", _("Seated")
+        RUNNING = "running", _("Running")
+        CLOSED = "closed", _("Closed")
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="sessions")
     number = models.PositiveSmallIntegerField()
@@ -148,15 +149,15 @@ class SeatingPlan(models.Model):
     """A generated seating for all remaining sessions (or one Swiss session), built by Celery."""
 
     class Mode(models.TextChoices):
-        RANDOM = "random", "All sessions, no repeat opponents"
-        SWISS = "swiss", "Swiss: next session by standings"
-        UPLOADED = "uploaded", "Uploaded plan"
+        RANDOM = "random", _("All sessions, no repeat opponents")
+        SWISS = "swiss", _("Swiss: next session by standings")
+        UPLOADED = "uploaded", _("Uploaded plan")
 
     class Status(models.TextChoices):
-        PENDING = "pending", "Pending"
-        RUNNING = "running", "Running"
-        DONE = "done", "Done"
-        FAILED = "failed", "Failed"
+        PENDING = "pending", _("Pending")
+        RUNNING = "running", _("Running")
+        DONE = "done", _("Done")
+        FAILED = "failed", _("Failed")
 
     tournament = models.ForeignKey(
         Tournament, on_delete=models.CASCADE, related_name="seating_plans"
@@ -181,12 +182,12 @@ class SeatingPlan(models.Model):
 
 class Penalty(models.Model):
     class Kind(models.TextChoices):
-        CHOMBO = "chombo", "Chombo"
-        LATENESS = "lateness", "Lateness"
-        OBSTRUCTION = "obstruction", "Obstruction"
-        SCORE_SHEET = "score_sheet", "Score sheet"
-        ALL_LAST_SHEET = "all_last_sheet", "All-last sheet"
-        OTHER = "other", "Other"
+        CHOMBO = "chombo", _("Chombo")
+        LATENESS = "lateness", _("Lateness")
+        OBSTRUCTION = "obstruction", _("Obstruction")
+        SCORE_SHEET = "score_sheet", _("Score sheet")
+        ALL_LAST_SHEET = "all_last_sheet", _("All-last sheet")
+        OTHER = "other", _("Other")
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="penalties")
     session = models.ForeignKey(

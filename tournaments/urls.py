@@ -2,7 +2,7 @@
 
 from django.urls import URLPattern, URLResolver, path
 
-from tournaments.views import console, pdfs, public
+from tournaments.views import console, pdfs, public, results
 
 app_name = "tournaments"
 urlpatterns: list[URLPattern | URLResolver] = [
@@ -13,6 +13,8 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("<slug:slug>/players/<int:player_id>/", public.player_page, name="player"),
     path("<slug:slug>/seating/", public.seating, name="seating"),
     path("<slug:slug>/seating/<int:number>/", public.seating, name="seating_session"),
+    path("<slug:slug>/standings.csv", results.standings_download, name="standings_csv"),
+    path("<slug:slug>/results/", results.results, name="results"),
     path("<slug:slug>/results.pdf", pdfs.results_pdf, name="results_pdf"),
     # organiser console
     path("<slug:slug>/console/", console.console, name="console"),
@@ -25,6 +27,8 @@ urlpatterns: list[URLPattern | URLResolver] = [
         name="drop",
     ),
     path("<slug:slug>/console/seating/", console.seating_console, name="seating_console"),
+    path("<slug:slug>/console/seating/swap/", console.seating_swap, name="seating_swap"),
+    path("<slug:slug>/console/seating/upload/", console.seating_upload, name="seating_upload"),
     path("<slug:slug>/console/seating/<int:plan_id>/", console.seating_plan, name="seating_plan"),
     path("<slug:slug>/console/sessions/<int:number>/", console.session_console, name="session"),
     path(
@@ -43,4 +47,8 @@ urlpatterns: list[URLPattern | URLResolver] = [
         console.penalty_cancel,
         name="penalty_cancel",
     ),
+    path("<slug:slug>/console/results/", results.exports, name="exports"),
+    path("<slug:slug>/console/results/ema.<str:fmt>", results.ema_download, name="ema_download"),
+    path("<slug:slug>/console/results/backup.json", results.backup_download, name="backup"),
+    path("<slug:slug>/console/results/import/", results.import_records, name="import_records"),
 ]

@@ -122,5 +122,5 @@ class LeagueInputSerializer(serializers.Serializer):
     starts_on = serializers.DateField()
     ends_on = serializers.DateField(required=False, allow_null=True)
     aggregate = serializers.ChoiceField(choices=League.Aggregate.choices, default="sum")
-    best_n = serializers.IntegerField(required=False, allow_null=True, min_value=1)
-    min_games = serializers.IntegerField(required=False, default=0, min_value=0)
+    best_n = serializers.IntegerField(required=False, allow_null=True, min_value=1, max_value=32767)
+    min_games = serializers.IntegerField(required=False, default=0, min_value=0, max_value=32767)

@@ -32,9 +32,15 @@ class HandOutputSerializer(serializers.ModelSerializer):
         help_text="One hand object of the game-record format."
     )
 
+    tile_check = serializers.JSONField(
+        allow_null=True,
+        help_text='With tiles: what they give and where the entry disagrees ({"han", "fu", '
+        '"yakuman", "yaku", "mismatches"}); a mismatch does not block the entry.',
+    )
+
     class Meta:
         model = Hand
-        fields = ["number", "data", "tiles", "created_at", "updated_at"]
+        fields = ["number", "data", "tiles", "tile_check", "created_at", "updated_at"]
 
 
 class GameListSerializer(serializers.ModelSerializer):
@@ -146,6 +152,13 @@ class HandInputSerializer(VersionInputSerializer):
 
 class HandCorrectionInputSerializer(VersionInputSerializer):
     hand = serializers.DictField(help_text="The corrected hand object.")
+    tiles = serializers.CharField(
+        required=False,
+        allow_blank=True,
+        max_length=120,
+        help_text="The winning hand in tile notation; left out keeps the stored tiles, "
+        '"" removes them.',
+    )
     reason = serializers.CharField(max_length=1000, help_text="Why the hand is corrected.")
 
 

@@ -191,6 +191,7 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ServiceViewS
                 hand=data["hand"],
                 expected_version=data["version"],
                 reason=data["reason"],
+                tiles=data.get("tiles"),
             )
             return self._answer(game)
         # DELETE: clients and proxies may drop a DELETE body, so the query string works too.

@@ -19,6 +19,7 @@ from club.errors import ValidationFailed
 from club.models import ClubNight, Player
 from scoring.engine import RecordError, Ruleset, load_ruleset, preview_hand
 from scoring.models import Game, GamePenalty, GameSeat, Hand
+from scoring.records import game_record  # the one game-record writer (re-exported)
 from tournaments.models import Table
 
 from ._common import (
@@ -54,35 +55,6 @@ def game_snapshot(game: Game) -> dict[str, Any]:
 
 def seat_players(game: Game) -> list[Player]:
     return [s.player for s in game.seats.select_related("player").order_by("seat")]
-
-
-def game_record(game: Game) -> dict[str, Any]:
-    """The game as a `riichi-game-record/1` document (formats/game-record.md).
-
-    Penalties here are the game's own (club games, GamePenalty); tournament penalties
-    (tournaments.Penalty) count in the standings, not in one game.
-    """
-    record: dict[str, Any] = {
-        "format": RECORD_FORMAT,
-        "ruleset": game.ruleset,
-        "players": [str(p) for p in seat_players(game)],
-        "hands": [h.data for h in game.hands.order_by("number")],
-        "end": game.end,
-    }
-    if game.rule_overrides:
-        record["rules"] = game.rule_overrides
-    penalties = [
-        {"seat": p.seat, "points": p.points, "kind": p.kind, "note": p.note}
-        for p in GamePenalty.objects.filter(game=game).order_by("id")
-    ]
-    if penalties:
-        record["penalties"] = penalties
-    if game.substitutes:
-        # Only the format's keys: who came in (`player_id`) stays in the database.
-        record["substitutes"] = [
-            {"seat": s.get("seat"), "from": s.get("from")} for s in game.substitutes
-        ]
-    return record
 
 
 def compute_summary(game: Game) -> dict[str, Any]:

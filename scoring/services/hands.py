@@ -13,7 +13,9 @@ from django.db import transaction
 
 from club.audit import record_audit
 from club.errors import ValidationFailed
+from scoring.engine import load_ruleset
 from scoring.models import Game, Hand
+from scoring.tiles import Situation, TileError, cross_check, evaluate
 
 from ._common import audit_scope, lock_game, require_editor
 from .games import game_snapshot, is_over, save_written_game
@@ -36,6 +38,55 @@ def _check_tiles(tiles: str) -> str:
             f"The tile notation is longer than {MAX_TILES_LENGTH} characters.", field="tiles"
         )
     return tiles
+
+
+WINDS = ("E", "S", "W", "N")
+
+
+def tile_check(game: Game, *, number: int, tiles: str) -> dict[str, Any]:
+    """What the typed tiles of a win give, and where the entered han/fu/yakuman disagree.
+
+    `game` is saved with its fresh summary; `number` is the hand's index. The situation comes
+    from the hand (tsumo for a tsumo; riichi if the winner declared it) and from the engine's
+    replay: the round wind and dealer of that hand (`summary["hands"][number]` holds the round
+    and dealer the hand was played in, i.e. the replay's `next` before it). A mismatch never
+    blocks the entry (the referee decides); tiles that are no hand are a ValidationFailed
+    naming "tiles".
+    """
+    hand = game.hands.get(number=number).data
+    summary = game.summary or {}
+    if not _single_win(hand):
+        raise ValidationFailed("Tiles can be checked for a single win only.", field="tiles")
+    win = hand["wins"][0]
+    replayed = summary["hands"][number]
+    players = len(replayed["scores"])
+    winner = int(win["winner"])
+    situation = Situation(
+        tsumo=hand["outcome"] == "tsumo",
+        riichi=winner in (hand.get("riichi") or []),
+        seat_wind=WINDS[(winner - int(replayed["dealer"])) % players],
+        round_wind=str(replayed["round"])[:1] or "E",
+    )
+    rules = load_ruleset(game.ruleset, game.rule_overrides or None)
+    try:
+        evaluation = evaluate(tiles, rules=rules, situation=situation)
+    except TileError as error:
+        raise ValidationFailed(error.message, field="tiles", errors=[error.as_dict()]) from error
+    mismatches = cross_check(
+        evaluation, han=win.get("han"), fu=win.get("fu"), yakuman=win.get("yakuman", 0)
+    )
+    return {
+        "han": evaluation.han,
+        "fu": evaluation.fu,
+        "yakuman": evaluation.yakuman,
+        "yaku": [{"name": name, "han": han} for name, han in evaluation.yaku],
+        "mismatches": mismatches,
+    }
+
+
+def _single_win(hand: dict[str, Any]) -> bool:
+    wins = hand.get("wins")
+    return hand.get("outcome") in ("ron", "tsumo") and isinstance(wins, list) and len(wins) == 1
 
 
 def _require_hand_entry(game: Game) -> None:
@@ -71,12 +122,18 @@ def add_hand(
         game=game, number=number, data=data, tiles=tiles, entered_by=_user(actor)
     )
     save_written_game(game)  # replays everything; a bad hand rolls the whole call back
+    if tiles:
+        new.tile_check = tile_check(game, number=number, tiles=tiles)
+        new.save(update_fields=["tile_check"])
     record_audit(
         actor=actor,
         action="hand.add",
         obj=new,
         before=before,
-        after={**game_snapshot(game), "hand": {"number": number, "data": data, "tiles": tiles}},
+        after={
+            **game_snapshot(game),
+            "hand": {"number": number, "data": data, "tiles": tiles, "tile_check": new.tile_check},
+        },
         **audit_scope(game),
     )
     return game
@@ -104,14 +161,28 @@ def correct_hand(
         existing = game.hands.get(number=number)
     except (Hand.DoesNotExist, ValueError, TypeError) as error:
         raise ValidationFailed(f"The game has no hand {number}.", field="number") from error
-    before_hand = {"number": number, "data": existing.data, "tiles": existing.tiles}
+    before_hand = {
+        "number": number,
+        "data": existing.data,
+        "tiles": existing.tiles,
+        "tile_check": existing.tile_check,
+    }
     before = {**game_snapshot(game), "hand": before_hand}
     existing.data = data
     if tiles is not None:
         existing.tiles = _check_tiles(tiles)
+    elif existing.tiles and not _single_win(data):
+        # Not re-sent and the hand is no longer one win: the old tiles describe nothing now
+        # (the audit keeps them in `before`).
+        existing.tiles = ""
     existing.entered_by = _user(actor)
     existing.save(update_fields=["data", "tiles", "entered_by", "updated_at"])
     save_written_game(game)
+    # The tiles are checked against the corrected entry (and the corrected round/dealer).
+    existing.tile_check = (
+        tile_check(game, number=number, tiles=existing.tiles) if existing.tiles else None
+    )
+    existing.save(update_fields=["tile_check"])
     if game.status == Game.Status.FINISHED and game.end == "complete" and not is_over(game.summary):
         raise ValidationFailed(
             "After this correction the rules would not have ended the game; reopen the game "
@@ -125,7 +196,12 @@ def correct_hand(
         before=before,
         after={
             **game_snapshot(game),
-            "hand": {"number": number, "data": data, "tiles": existing.tiles},
+            "hand": {
+                "number": number,
+                "data": data,
+                "tiles": existing.tiles,
+                "tile_check": existing.tile_check,
+            },
         },
         reason=reason,
         **audit_scope(game),

@@ -156,6 +156,8 @@ CASES = [
     Case("tables", "get", lambda w: "/api/v1/tables/?tournament=open&session=1", ALL_200),
     Case("table detail", "get", lambda w: f"/api/v1/tables/{w.table.pk}/", ALL_200),
     Case("standings", "get", lambda w: f"{T}/standings/", ALL_200),
+    Case("standings as CSV", "get", lambda w: f"{T}/standings/?format=csv", ALL_200),
+    Case("ranking preview", "get", lambda w: f"{T}/ranking-preview/", ALL_200),
     Case("penalties", "get", lambda w: f"{T}/penalties/", ALL_200),
     Case(
         "penalty detail",
@@ -192,6 +194,16 @@ CASES = [
         setup=_done_plan,
     ),
     Case("tournament audit", "get", lambda w: f"{T}/audit/", REFEREES_READ),
+    Case("EMA validation report", "get", lambda w: f"{T}/ema-validation/", ORGANISERS_ONLY_READ),
+    # The world's game is unfinished: blocked (409) unless forced.
+    Case("EMA export (blocked)", "get", lambda w: f"{T}/ema-export/", organisers(409)),
+    Case(
+        "EMA export (forced, xlsx)",
+        "get",
+        lambda w: f"{T}/ema-export/?format=xlsx&force=1",
+        ORGANISERS_ONLY_READ,
+    ),
+    Case("tournament backup", "get", lambda w: f"{T}/backup/", ORGANISERS_ONLY_READ),
     Case("game audit", "get", lambda w: f"{G}/{w.game.pk}/audit/", REFEREES_READ),
     # ---- players and clubs ------------------------------------------------------------------
     Case(
@@ -522,6 +534,10 @@ def test_every_route_is_in_the_matrix() -> None:
         "tournament-penalties",
         "tournament-standings",
         "tournament-audit",
+        "tournament-ema-export",
+        "tournament-ema-validation",
+        "tournament-ranking-preview",
+        "tournament-backup",
         "registration-detail",
         "registration-drop",
         "session-detail",

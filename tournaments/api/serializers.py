@@ -305,13 +305,15 @@ class CsvUploadInputSerializer(RegistrationImportInputSerializer):
 
 class SeatingPlanInputSerializer(serializers.Serializer):
     mode = inline_choice_field(SeatingPlan.Mode.choices)
-    seed = serializers.IntegerField(default=0)
+    # Bounds of the database columns: a larger number is a 400, not a crash on save.
+    seed = serializers.IntegerField(default=0, min_value=-(2**31), max_value=2**31 - 1)
     options = serializers.DictField(required=False, default=dict)
 
 
 class ApplyPlanInputSerializer(serializers.Serializer):
     from_session = serializers.IntegerField(
         min_value=1,
+        max_value=2**31 - 1,
         required=False,
         help_text="Number of the first session the plan seats (sessions are created as needed).",
     )
@@ -325,9 +327,70 @@ class SwapInputSerializer(serializers.Serializer):
 class PenaltyInputSerializer(serializers.Serializer):
     player = serializers.PrimaryKeyRelatedField(queryset=Player.objects.all())
     kind = serializers.ChoiceField(choices=Penalty.Kind.choices)
-    points = serializers.IntegerField(min_value=1, required=False, allow_null=True)
-    minutes_late = serializers.IntegerField(min_value=1, required=False, allow_null=True)
+    points = serializers.IntegerField(
+        min_value=1, max_value=2**31 - 1, required=False, allow_null=True
+    )
+    minutes_late = serializers.IntegerField(
+        min_value=1, max_value=32767, required=False, allow_null=True
+    )
     session = serializers.IntegerField(
         min_value=1, required=False, allow_null=True, help_text="Session number."
     )
     reason = serializers.CharField(max_length=1000)
+
+
+# ---- EMA export, ranking preview (output schemas of tournaments.ema) -------------------------
+class MersWeightSerializer(serializers.Serializer):
+    """The MERS weight and its parts (docs/ema-export.md)."""
+
+    days = serializers.IntegerField()
+    players = serializers.IntegerField()
+    countries = serializers.IntegerField()
+    qualification_only = serializers.BooleanField()
+    days_weight = serializers.FloatField()
+    players_weight = serializers.FloatField()
+    countries_weight = serializers.FloatField()
+    qualification_weight = serializers.FloatField()
+    total = serializers.FloatField()
+
+
+class ExportProblemSerializer(serializers.Serializer):
+    code = serializers.CharField()
+    message = serializers.CharField()
+    blocking = serializers.BooleanField()
+    game_id = serializers.IntegerField(allow_null=True)
+    player_id = serializers.IntegerField(allow_null=True)
+
+
+class EmaValidationSerializer(serializers.Serializer):
+    """What blocks the EMA file (`ok` false) and what is only listed (penalties, ties, ...)."""
+
+    ok = serializers.BooleanField()
+    problems = ExportProblemSerializer(many=True)
+    penalties = serializers.ListField(child=serializers.DictField())
+    penalty_total = serializers.IntegerField()
+    players_without_ema = serializers.ListField(child=serializers.CharField())
+    ties = serializers.ListField(child=serializers.DictField())
+    mers = MersWeightSerializer(allow_null=True)
+
+
+class EmaBlockedSerializer(serializers.Serializer):
+    """409 from the EMA export: the blocking problems and the whole report."""
+
+    message = serializers.CharField()
+    field = serializers.CharField(allow_null=True)
+    errors = serializers.ListField(child=serializers.DictField())  # type: ignore[assignment]
+    report = EmaValidationSerializer()
+
+
+class BaseRankSerializer(serializers.Serializer):
+    place = serializers.IntegerField()
+    player_id = serializers.IntegerField()
+    name = serializers.CharField()
+    ema_number = serializers.CharField(allow_null=True)
+    base_rank = serializers.FloatField()
+
+
+class RankingPreviewSerializer(serializers.Serializer):
+    mers = MersWeightSerializer()
+    players = BaseRankSerializer(many=True)

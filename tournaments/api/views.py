@@ -8,17 +8,21 @@ tournaments.roles). POSTs honour `Idempotency-Key`.
 from __future__ import annotations
 
 import importlib
+from collections.abc import Iterable
 from types import ModuleType
 from typing import Any
 
 import django_filters
 from django.db.models import QuerySet
+from django.http import HttpResponse
 from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
 from rest_framework import mixins, status
 from rest_framework.decorators import action
+from rest_framework.negotiation import DefaultContentNegotiation
 from rest_framework.permissions import BasePermission
+from rest_framework.renderers import BaseRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 
@@ -36,6 +40,9 @@ from club.errors import ValidationFailed
 from club.idempotency import idempotent
 from scoring.api.serializers import AuditEntrySerializer
 from tournaments import roles
+from tournaments.backup import export_tournament
+from tournaments.ema import mers
+from tournaments.ema.export import ExportBlocked, ema_csv, ema_xlsx, validate_for_export
 from tournaments.models import (
     Penalty,
     Registration,
@@ -44,15 +51,19 @@ from tournaments.models import (
     Table,
     Tournament,
 )
+from tournaments.standings.exports import standings_csv
 from tournaments.standings.selectors import standings_for
 
 from .serializers import (
     ApplyPlanInputSerializer,
     CsvUploadInputSerializer,
+    EmaBlockedSerializer,
+    EmaValidationSerializer,
     ImportResultSerializer,
     OptionalReasonInputSerializer,
     PenaltyInputSerializer,
     PenaltySerializer,
+    RankingPreviewSerializer,
     ReasonInputSerializer,
     RegistrationImportInputSerializer,
     RegistrationInputSerializer,
@@ -79,6 +90,46 @@ IDEMPOTENCY_KEY = OpenApiParameter(
     description="Retry-safe POST: a repeat with the same key and body returns the first answer.",
 )
 WRITE_ERRORS = errors(400, 403, 404, 422)
+XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+
+
+class FileFormatInQuery(DefaultContentNegotiation):
+    """For the download actions `?format=csv|xlsx` picks the file, not a DRF renderer: the
+    action answers the file itself, and errors are rendered as JSON."""
+
+    def select_renderer(
+        self,
+        request: Request,
+        renderers: Iterable[BaseRenderer],
+        format_suffix: str | None = None,
+    ) -> tuple[BaseRenderer, str]:
+        first = next(iter(renderers))  # JSON: the project's first renderer
+        return first, str(first.media_type)
+
+
+def _query_flag(request: Request, name: str) -> bool:
+    return request.query_params.get(name, "").lower() in ("1", "true", "yes")
+
+
+def _file_format(request: Request, allowed: tuple[str, ...], default: str) -> str:
+    chosen = request.query_params.get("format", default).lower()
+    if chosen not in allowed:
+        raise ValidationFailed(f"format must be one of: {', '.join(allowed)}.", field="format")
+    return chosen
+
+
+def _download(content: str | bytes, *, filename: str, content_type: str) -> HttpResponse:
+    response = HttpResponse(content, content_type=content_type)
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
+
+
+# Statuses in which the ranking preview is public (before that: staff only).
+RANKING_PREVIEW_PUBLIC = (
+    Tournament.Status.RUNNING,
+    Tournament.Status.FINISHED,
+    Tournament.Status.PUBLISHED,
+)
 
 
 def services() -> ModuleType:
@@ -135,6 +186,9 @@ class TournamentViewSet(
         "upload_seating_plan": [OrganiserOnly],
         "audit": [RefereeOnly],
         "penalties": [IsTournamentReferee],
+        "ema_export": [OrganiserOnly],
+        "ema_validation": [OrganiserOnly],
+        "backup": [OrganiserOnly],
     }
 
     def get_queryset(self) -> QuerySet[Tournament]:
@@ -396,14 +450,120 @@ class TournamentViewSet(
         return Response(PenaltySerializer(penalty).data, status=status.HTTP_201_CREATED)
 
     @extend_schema(
-        summary="Standings (public)",
-        responses={200: StandingRowSerializer(many=True), **errors(404)},
+        summary="Standings (public); ?format=csv for the CSV file",
+        parameters=[
+            OpenApiParameter(
+                "format",
+                OpenApiTypes.STR,
+                enum=["json", "csv"],
+                description="csv: one quoted row per player, as the standings page downloads.",
+            )
+        ],
+        responses={
+            (200, "application/json"): StandingRowSerializer(many=True),
+            (200, "text/csv"): OpenApiTypes.STR,
+            **errors(400, 404),
+        },
     )
-    @action(detail=True, methods=["get"], pagination_class=None)
-    def standings(self, request: Request, slug: str) -> Response:
+    @action(
+        detail=True,
+        methods=["get"],
+        pagination_class=None,
+        content_negotiation_class=FileFormatInQuery,
+    )
+    def standings(self, request: Request, slug: str) -> Response | HttpResponse:
         tournament = self.get_object()
+        if _file_format(request, ("json", "csv"), "json") == "csv":
+            return _download(
+                standings_csv(tournament),
+                filename=f"{tournament.slug}-standings.csv",
+                content_type="text/csv; charset=utf-8",
+            )
         rows = standings_for(tournament)  # ranked first, then unranked substitutes
         return Response(StandingRowSerializer(rows, many=True).data)
+
+    @extend_schema(
+        summary="The EMA results file (organisers); 409 with the report while not ready",
+        parameters=[
+            OpenApiParameter(
+                "format", OpenApiTypes.STR, enum=["csv", "xlsx"], description="Default csv."
+            ),
+            OpenApiParameter(
+                "force",
+                OpenApiTypes.BOOL,
+                description="Export even though the validation report blocks it.",
+            ),
+        ],
+        responses={
+            (200, "text/csv"): OpenApiTypes.STR,
+            (200, XLSX): OpenApiTypes.BINARY,
+            409: EmaBlockedSerializer,
+            **errors(400, 403, 404),
+        },
+    )
+    @action(
+        detail=True,
+        methods=["get"],
+        url_path="ema-export",
+        url_name="ema-export",
+        content_negotiation_class=FileFormatInQuery,
+    )
+    def ema_export(self, request: Request, slug: str) -> Response | HttpResponse:
+        tournament = self.get_object()
+        file_format = _file_format(request, ("csv", "xlsx"), "csv")
+        force = _query_flag(request, "force")
+        try:
+            if file_format == "xlsx":
+                return _download(
+                    ema_xlsx(tournament, force=force),
+                    filename=f"{tournament.slug}-ema.xlsx",
+                    content_type=XLSX,
+                )
+            return _download(
+                ema_csv(tournament, force=force),
+                filename=f"{tournament.slug}-ema.csv",
+                content_type="text/csv; charset=utf-8",
+            )
+        except ExportBlocked as blocked:
+            body = {**blocked.as_dict(), "report": blocked.report.to_dict()}
+            return Response(body, status=status.HTTP_409_CONFLICT)
+
+    @extend_schema(
+        summary="What the EMA export checks: blocking problems, penalties, ties (organisers)",
+        responses={200: EmaValidationSerializer, **errors(403, 404)},
+    )
+    @action(detail=True, methods=["get"], url_path="ema-validation", url_name="ema-validation")
+    def ema_validation(self, request: Request, slug: str) -> Response:
+        tournament = self.get_object()
+        return Response(validate_for_export(tournament).to_dict())
+
+    @extend_schema(
+        summary="MERS weight with its parts and each place's base rank (public once running)",
+        responses={200: RankingPreviewSerializer, **errors(403, 404)},
+    )
+    @action(detail=True, methods=["get"], url_path="ranking-preview", url_name="ranking-preview")
+    def ranking_preview(self, request: Request, slug: str) -> Response:
+        tournament = self.get_object()
+        if tournament.status not in RANKING_PREVIEW_PUBLIC and not roles.is_referee(
+            request.user, tournament.pk
+        ):
+            self.permission_denied(
+                request, message="The ranking preview is public once the tournament runs."
+            )
+        return Response(mers.ranking_preview(tournament))
+
+    @extend_schema(
+        summary="The whole tournament as one JSON backup document (organisers)",
+        description="`hanchan-tournament/1`, as `manage.py export_tournament` writes it; "
+        "load it with `manage.py import_tournament` (docs/backup.md).",
+        responses={200: OpenApiTypes.OBJECT, **errors(403, 404)},
+    )
+    @action(detail=True, methods=["get"])
+    def backup(self, request: Request, slug: str) -> Response:
+        tournament = self.get_object()
+        response = Response(export_tournament(tournament))
+        response["Content-Disposition"] = f'attachment; filename="{tournament.slug}-backup.json"'
+        return response
 
     @extend_schema(
         summary="The tournament's audit log (its referees and organisers)",

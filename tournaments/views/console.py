@@ -30,8 +30,10 @@ from tournaments.forms import (
     PenaltyForm,
     ReasonForm,
     RegistrationForm,
+    SeatingPlanUploadForm,
     SeatingRequestForm,
     SubstituteForm,
+    SwapSeatsForm,
     TournamentCreateForm,
     rules_diff,
 )
@@ -274,6 +276,49 @@ def registration_drop(request: HttpRequest, slug: str, registration_id: int) -> 
 # ---------------------------------------------------------------- seating
 
 
+def seated_quality(tournament: Tournament) -> dict[str, Any] | None:
+    """The quality report (tournaments.seating.quality) of the sessions seated so far, or
+    None while fewer than one full session is seated or the seating is irregular."""
+    from tournaments.seating import SeatingError, quality
+
+    index: dict[int, int] = {}
+    plan: list[list[list[int]]] = []
+    sessions = tournament.sessions.order_by("number").prefetch_related("tables__seats")
+    for session in sessions:
+        tables = []
+        for table in sorted(session.tables.all(), key=lambda t: t.number):
+            seats = sorted(table.seats.all(), key=lambda s: s.wind)
+            tables.append([index.setdefault(s.player_id, len(index)) for s in seats])
+        if tables:
+            plan.append(tables)
+    if not plan:
+        return None
+    try:
+        return quality(plan).to_dict()
+    except SeatingError:
+        return None
+
+
+def render_seating_console(
+    request: HttpRequest,
+    tournament: Tournament,
+    *,
+    form: SeatingRequestForm | None = None,
+    swap_form: SwapSeatsForm | None = None,
+    upload_form: SeatingPlanUploadForm | None = None,
+    status: int = 200,
+) -> HttpResponse:
+    context = {
+        "tournament": tournament,
+        "form": form or SeatingRequestForm(),
+        "swap_form": swap_form or SwapSeatsForm(tournament=tournament),
+        "upload_form": upload_form or SeatingPlanUploadForm(),
+        "plans": tournament.seating_plans.order_by("-created_at")[:10],
+        "quality": seated_quality(tournament),
+    }
+    return render(request, "tournaments/console/seating.html", context, status=status)
+
+
 @login_required
 def seating_console(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = organiser_tournament(request, slug)
@@ -295,14 +340,54 @@ def seating_console(request: HttpRequest, slug: str) -> HttpResponse:
         )
         if ok:
             return redirect("tournaments:seating_plan", slug=slug, plan_id=plan.pk)
-    plans = tournament.seating_plans.order_by("-created_at")[:10]
-    status = 400 if form.errors else 200
-    return render(
-        request,
-        "tournaments/console/seating.html",
-        {"tournament": tournament, "form": form, "plans": plans},
-        status=status,
+    return render_seating_console(
+        request, tournament, form=form, status=400 if form.errors else 200
     )
+
+
+@login_required
+@require_POST
+def seating_swap(request: HttpRequest, slug: str) -> HttpResponse:
+    """Exchange two players' seats in a session; the page shows the quality report again."""
+    tournament = organiser_tournament(request, slug)
+    swap_form = SwapSeatsForm(request.POST, tournament=tournament)
+    if swap_form.is_valid():
+        data = swap_form.cleaned_data
+        session = Session.objects.filter(tournament=tournament, number=data["session"]).first()
+        if session is None:
+            swap_form.add_error("session", _("No such session."))
+        else:
+            ok, _result = run_service(
+                request, swap_form, services().swap_seats, session=session, a=data["a"], b=data["b"]
+            )
+            if ok:
+                messages.success(
+                    request,
+                    _("%(a)s and %(b)s swapped seats in session %(n)s.")
+                    % {"a": data["a"], "b": data["b"], "n": session.number},
+                )
+                return redirect("tournaments:seating_console", slug=slug)
+    return render_seating_console(request, tournament, swap_form=swap_form, status=400)
+
+
+@login_required
+@require_POST
+def seating_upload(request: HttpRequest, slug: str) -> HttpResponse:
+    """A predefined plan from CSV; it opens like a generated plan (quality, then apply)."""
+    tournament = organiser_tournament(request, slug)
+    upload_form = SeatingPlanUploadForm(request.POST, request.FILES)
+    if upload_form.is_valid():
+        ok, plan = run_service(
+            request,
+            upload_form,
+            services().upload_seating_plan,
+            tournament=tournament,
+            text=upload_form.cleaned_data["text"],
+        )
+        if ok:
+            messages.success(request, _("Seating plan uploaded."))
+            return redirect("tournaments:seating_plan", slug=slug, plan_id=plan.pk)
+    return render_seating_console(request, tournament, upload_form=upload_form, status=400)
 
 
 def plan_tables(plan: SeatingPlan) -> list[list[list[str]]]:

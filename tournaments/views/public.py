@@ -12,6 +12,8 @@ from club.models import Player
 from scoring.models import Game, GameSeat
 from tournaments import roles
 from tournaments.models import Seat, Session, StandingRow, Tournament
+from tournaments.standings.ranking import tie_breaks_of
+from tournaments.standings.selectors import session_numbers, standings_for
 from tournaments.views.charts import line_chart_svg
 
 HIDDEN = (Tournament.Status.DRAFT,)
@@ -49,21 +51,56 @@ def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
     return render(request, "tournaments/detail.html", context)
 
 
-def standings_rows(tournament: Tournament) -> list[StandingRow]:
-    return list(
-        StandingRow.objects.filter(tournament=tournament)
-        .select_related("player")
-        .order_by("is_substitute", "rank", "-total", "player__last_name")
-    )
-
-
 def standings(request: HttpRequest, slug: str) -> HttpResponse:
     """Live standings; the table re-fetches itself every 15 s (htmx polling)."""
     tournament = visible_tournament(request, slug)
-    context = {"tournament": tournament, "rows": standings_rows(tournament)}
+    rows = standings_for(tournament)
+    sessions = session_numbers(rows)
+    try:
+        tie_breaks = tie_breaks_of(tournament.tie_breaks)
+    except ValueError:
+        tie_breaks = ()
+    context = {
+        "tournament": tournament,
+        "rows": rows,
+        "lines": standings_lines(rows, sessions, tie_breaks),
+        "sessions": sessions,
+    }
     if request.headers.get("HX-Request"):
         return render(request, "tournaments/_standings_table.html", context)
     return render(request, "tournaments/standings.html", context)
+
+
+def standings_lines(
+    rows: list[StandingRow], sessions: list[int], tie_breaks: tuple[str, ...]
+) -> list[dict[str, Any]]:
+    """Each row with its per-session cells (the game result; a seat played as a substitute
+    is marked and does not count, EMA 2025 7.3) and its tie-break values as a tooltip."""
+    lines = []
+    for row in rows:
+        by_session: dict[int, dict[str, Any]] = {}
+        for entry in row.per_session:
+            cell = by_session.setdefault(
+                int(entry["session"]),
+                {
+                    "result": 0,
+                    "place": entry.get("place"),
+                    "table": entry.get("table"),
+                    "sub": False,
+                },
+            )
+            if entry.get("as_substitute"):
+                cell["sub"] = True
+            else:
+                cell["result"] += int(entry["result"])
+        title = "; ".join(
+            f"{name.replace('_', ' ')}: {'-' if value is None else value}"
+            for name, value in zip(tie_breaks, row.tie_break_values or [], strict=False)
+        )
+        lines.append(
+            {"row": row, "cells": [by_session.get(n) for n in sessions], "tie_breaks": title}
+        )
+    return lines
 
 
 def _player_games(tournament: Tournament, player: Player) -> list[dict[str, Any]]:
