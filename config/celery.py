@@ -13,7 +13,7 @@ app.autodiscover_tasks()
 app.autodiscover_tasks(["tournaments.standings", "club.ratings"])
 
 
-@app.task(name="hanchan.ping")
+@app.task(name="hanchan.ping", ignore_result=False)
 def ping(payload: str = "pong") -> dict[str, str]:
     """Round-trip check used by health monitoring and the broker integration test."""
     from django.db import connection

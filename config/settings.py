@@ -174,6 +174,17 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
+# Tasks write their results to the database; nothing waits on a result backend, so a Redis
+# outage costs hand entry one quick failed publish instead of a long reconnect loop.
+CELERY_TASK_IGNORE_RESULT = True
+CELERY_TASK_PUBLISH_RETRY_POLICY = {
+    "max_retries": 1,
+    "interval_start": 0,
+    "interval_step": 0.1,
+    "interval_max": 0.1,
+}
+# A task whose worker died is redelivered after 10 minutes, not kombu's default hour.
+CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 600}
 CELERY_BEAT_SCHEDULE = {
     "purge-idempotency-records": {"task": "club.purge_idempotency_records", "schedule": 3600.0},
 }

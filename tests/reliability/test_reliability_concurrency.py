@@ -1,0 +1,214 @@
+"""Concurrent edits never silently overwrite; retried POSTs apply once.
+
+On PostgreSQL the two requests really run at once (threads, each with its own connection and
+transaction, released together by a barrier). On SQLite, whose in-memory test database cannot
+take concurrent writers, they run one after the other: the version check must still let exactly
+one through.
+"""
+
+from __future__ import annotations
+
+import functools
+import threading
+import uuid
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from django.db import connection
+
+from club.models import AuditEntry, IdempotencyRecord
+from scoring.models import Game, Hand
+from tests.factories import ron, tsumo
+from tests.reliability.reliability_support import Event, make_event, on_postgresql
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.xdist_group("reliability")]
+
+# The test client's response (an HttpResponse with .json()); typed loosely on purpose.
+Response = Any
+Request = Callable[[], Response]
+
+
+def run_together(*requests: Request) -> list[Response]:
+    """Run the requests at the same moment (threads on PostgreSQL, in turn on SQLite)."""
+    if not on_postgresql():
+        return [request() for request in requests]
+    barrier = threading.Barrier(len(requests))
+    results: list[Any] = [None] * len(requests)
+
+    def run(index: int, request: Request) -> None:
+        try:
+            barrier.wait(timeout=10)
+            results[index] = request()
+        except BaseException as error:  # surfaced below, in the test's thread
+            results[index] = error
+        finally:
+            connection.close()  # this thread's own connection
+
+    threads = [
+        threading.Thread(target=run, args=(i, request)) for i, request in enumerate(requests)
+    ]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+    for result in results:
+        if isinstance(result, BaseException):
+            raise result
+    return results
+
+
+def hands_url(game: Game) -> str:
+    return f"/api/v1/games/{game.pk}/hands/"
+
+
+def enter(event: Event, game: Game, hand: dict[str, Any], version: int) -> Response:
+    response = event.client().post(
+        hands_url(game), {"version": version, "hand": hand}, format="json"
+    )
+    assert response.status_code == 201, response.content
+    return response
+
+
+@pytest.fixture
+def event(db: None) -> Event:
+    return make_event(tables=1, slug="concurrency-open")
+
+
+def test_two_referees_correcting_the_same_hand_one_wins_one_gets_409(event: Event) -> None:
+    game = event.games[0]
+    enter(event, game, ron(winner=1, loser=2, han=1, fu=30), version=0)
+    url = f"/api/v1/games/{game.pk}/hands/0/"
+    first = ron(winner=1, loser=2, han=3, fu=30)
+    second = ron(winner=1, loser=3, han=2, fu=40)
+    organiser, referee = event.client("organiser"), event.client("referee")
+
+    responses = run_together(
+        lambda: organiser.put(
+            url, {"version": 1, "hand": first, "reason": "han miscounted"}, format="json"
+        ),
+        lambda: referee.put(
+            url, {"version": 1, "hand": second, "reason": "wrong loser"}, format="json"
+        ),
+    )
+
+    codes = sorted(r.status_code for r in responses)
+    assert codes == [200, 409], [r.content for r in responses]
+    winner = next(r for r in responses if r.status_code == 200)
+    loser = next(r for r in responses if r.status_code == 409)
+    # The 409 carries the state the winner wrote, so the loser can reload and decide.
+    assert loser.json()["current"]["version"] == 2
+    assert loser.json()["current_version"] == 2
+    game.refresh_from_db()
+    assert game.version == 2
+    stored = Hand.objects.get(game=game, number=0).data
+    assert stored == winner.json()["hands"][0]["data"]
+    assert stored in (first, second)
+    assert AuditEntry.objects.filter(game_id=game.pk, action="hand.correct").count() == 1
+
+
+def test_two_referees_entering_the_next_hand_at_once_only_one_is_stored(event: Event) -> None:
+    game = event.games[0]
+    url = hands_url(game)
+    organiser, referee = event.client("organiser"), event.client("referee")
+
+    responses = run_together(
+        lambda: organiser.post(
+            url, {"version": 0, "hand": ron(winner=1, loser=2, han=2)}, format="json"
+        ),
+        lambda: referee.post(url, {"version": 0, "hand": tsumo(winner=3, han=1)}, format="json"),
+    )
+
+    assert sorted(r.status_code for r in responses) == [201, 409], [r.content for r in responses]
+    assert Hand.objects.filter(game=game).count() == 1
+    game.refresh_from_db()
+    assert game.version == 1
+    assert AuditEntry.objects.filter(game_id=game.pk, action="hand.add").count() == 1
+
+
+def test_retried_post_with_the_same_idempotency_key_applies_once(event: Event) -> None:
+    game = event.games[0]
+    client = event.client()
+    key = str(uuid.uuid4())
+    body = {"version": 0, "hand": ron(winner=2, loser=0, han=3, fu=30)}
+
+    first = client.post(hands_url(game), body, format="json", HTTP_IDEMPOTENCY_KEY=key)
+    retry = client.post(hands_url(game), body, format="json", HTTP_IDEMPOTENCY_KEY=key)
+
+    assert first.status_code == 201, first.content
+    assert retry.status_code == 201
+    assert retry["Idempotent-Replayed"] == "true"
+    assert retry.json() == first.json()
+    assert Hand.objects.filter(game=game).count() == 1
+    game.refresh_from_db()
+    assert game.version == 1
+    assert IdempotencyRecord.objects.filter(key=key).count() == 1
+
+
+def test_same_key_reused_for_another_body_is_refused_and_applies_nothing(event: Event) -> None:
+    game = event.games[0]
+    client = event.client()
+    key = str(uuid.uuid4())
+    client.post(
+        hands_url(game),
+        {"version": 0, "hand": ron(winner=2, loser=0, han=3)},
+        format="json",
+        HTTP_IDEMPOTENCY_KEY=key,
+    )
+    other = client.post(
+        hands_url(game),
+        {"version": 1, "hand": ron(winner=3, loser=0, han=1)},
+        format="json",
+        HTTP_IDEMPOTENCY_KEY=key,
+    )
+    assert other.status_code == 422
+    assert other.json()["field"] == "Idempotency-Key"
+    assert Hand.objects.filter(game=game).count() == 1
+
+
+def test_the_same_retry_sent_twice_at_once_applies_once(event: Event) -> None:
+    """A phone that times out and resends while the first request is still running."""
+    game = event.games[0]
+    key = str(uuid.uuid4())
+    body = {"version": 0, "hand": ron(winner=1, loser=3, han=4, fu=30)}
+    first, second = event.client(), event.client()
+
+    responses = run_together(
+        lambda: first.post(hands_url(game), body, format="json", HTTP_IDEMPOTENCY_KEY=key),
+        lambda: second.post(hands_url(game), body, format="json", HTTP_IDEMPOTENCY_KEY=key),
+    )
+
+    codes = sorted(r.status_code for r in responses)
+    # One applies; the other is either the replayed answer or a conflict to retry.
+    assert codes in ([201, 201], [201, 409]), [r.content for r in responses]
+    assert Hand.objects.filter(game=game).count() == 1
+    game.refresh_from_db()
+    assert game.version == 1
+    assert AuditEntry.objects.filter(game_id=game.pk, action="hand.add").count() == 1
+
+
+def test_many_referees_racing_on_one_game_lose_no_update(event: Event) -> None:
+    """Eight clients each try to enter the next hand from the version they read; every
+    accepted hand is stored, every refused one is a 409, and versions count the hands."""
+    game = event.games[0]
+    clients = [event.client() for _ in range(8)]
+    accepted = 0
+    for _round in range(3):
+        version = Game.objects.get(pk=game.pk).version
+        responses = run_together(
+            *[
+                functools.partial(
+                    client.post,
+                    hands_url(game),
+                    {"version": version, "hand": ron(winner=(i % 3) + 1, loser=0, han=1)},
+                    format="json",
+                )
+                for i, client in enumerate(clients)
+            ]
+        )
+        codes = [r.status_code for r in responses]
+        assert set(codes) <= {201, 409}, [r.content for r in responses if r.status_code >= 500]
+        assert codes.count(201) == 1
+        accepted += 1
+    game.refresh_from_db()
+    assert Hand.objects.filter(game=game).count() == accepted == game.version
