@@ -187,6 +187,10 @@ CELERY_TASK_PUBLISH_RETRY_POLICY = {
 CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 600}
 CELERY_BEAT_SCHEDULE = {
     "purge-idempotency-records": {"task": "club.purge_idempotency_records", "schedule": 3600.0},
+    "rebuild-stale-standings": {
+        "task": "tournaments.standings.rebuild_stale_standings",
+        "schedule": 60.0,
+    },
 }
 
 CACHES = {

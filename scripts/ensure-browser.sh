@@ -13,5 +13,5 @@ if [ "${CI:-}" = true ]; then
   echo "chromium is required in CI for the browser tests and could not be installed" >&2
   exit 1
 fi
-echo "WARNING: chromium is not installed; browser tests will be reported as skipped." >&2
+echo "WARNING: chromium is not installed (apt-get install chromium); the browser tests will fail." >&2
 exit 0

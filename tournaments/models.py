@@ -30,6 +30,9 @@ class Tournament(models.Model):
     # Standings tie-breaks, applied in order after total result (tournaments.standings).
     tie_breaks = models.JSONField(default=list, blank=True)
     qualification_only = models.BooleanField(default=False)  # MERS: +1 for such championships
+    # Set when a standings update could not be queued (broker down): the next update rebuilds
+    # the whole table instead of one game, and a periodic task catches up meanwhile.
+    standings_stale = models.BooleanField(default=False)
     published_at = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
+from functools import partial
 from typing import Any, TypedDict
 
 from django.db import transaction
@@ -134,6 +135,12 @@ def deferred_follow_ups() -> Iterator[set[tuple[str, int]]]:
         _deferred.reset(token)
 
 
+def mark_standings_stale(tournament_id: int) -> None:
+    from tournaments.models import Tournament
+
+    Tournament.objects.filter(pk=tournament_id).update(standings_stale=True)
+
+
 def enqueue_follow_ups(game: Game, *, ratings: bool = False) -> None:
     """After commit: update the tournament's standings (tournament games) and the ratings
     (finished games, or `ratings=True` when a game stops being finished)."""
@@ -148,24 +155,27 @@ def enqueue_follow_ups(game: Game, *, ratings: bool = False) -> None:
             deferred.add(("ratings", game_id))
         return
 
-    def run(task_path: str, attr: str, *args: Any) -> Callable[[], None]:
-        def call() -> None:
-            try:
-                module = __import__(task_path, fromlist=[attr])
-                task = getattr(module, attr)
-            except (ImportError, AttributeError):
-                return  # that part of the project is not there yet
-            try:
-                task.delay(*args)
-            except Exception:  # a broker hiccup must not turn a saved hand into an error
-                log.exception("could not enqueue %s.%s%r", task_path, attr, args)
-
-        return call
-
     if tournament_id is not None:
         # With the game id the standings task updates just this game's rows.
-        transaction.on_commit(
-            run("tournaments.standings.tasks", "recompute_standings", tournament_id, game_id)
-        )
+        transaction.on_commit(partial(_queue_standings, tournament_id, game_id))
     if rate:
-        transaction.on_commit(run("club.ratings.tasks", "update_ratings", game_id))
+        transaction.on_commit(partial(_queue_rating_update, game_id))
+
+
+def _queue_standings(tournament_id: int, game_id: int) -> None:
+    from tournaments.standings.tasks import recompute_standings
+
+    try:
+        recompute_standings.delay(tournament_id, game_id)
+    except Exception:  # a broker outage must not turn a saved hand into an error
+        log.exception("could not queue the standings of tournament %s", tournament_id)
+        mark_standings_stale(tournament_id)
+
+
+def _queue_rating_update(game_id: int) -> None:
+    from club.ratings.tasks import update_ratings
+
+    try:
+        update_ratings.delay(game_id)
+    except Exception:  # lost until the next full rebuild_ratings (see docs/reliability.md)
+        log.exception("could not queue the rating update of game %s", game_id)

@@ -240,14 +240,6 @@ class Api:
         return timings
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=(TimeoutError, urllib.error.URLError, AssertionError),
-    reason="OPEN DEFECT (see docs/reliability.md): with Redis down each enqueue blocks ~19 s "
-    "in the Redis result backend's reconnect loop (CELERY_RESULT_BACKEND defaults to the "
-    "broker and tasks keep results), so a hand takes 19 s+ and finishing a game times out; "
-    "and an enqueue that fails is only logged, so the standings never catch up.",
-)
 def test_with_redis_stopped_hand_entry_still_succeeds_and_standings_catch_up(
     private_redis: RedisServer, logs: Path
 ) -> None:

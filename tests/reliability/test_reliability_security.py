@@ -174,7 +174,14 @@ def production_env(**extra: str) -> dict[str, str]:
     env = {
         key: value
         for key, value in os.environ.items()
-        if key not in {"DEBUG", "HANCHAN_TESTING", "DATABASE_URL", "CELERY_BROKER_URL"}
+        if key
+        not in {
+            "DEBUG",
+            "HANCHAN_TESTING",
+            "DATABASE_URL",
+            "CELERY_BROKER_URL",
+            "DJANGO_ALLOW_ASYNC_UNSAFE",
+        }
         and not key.startswith(("SECURE_", "PYTEST", "DJANGO_SETTINGS"))
     }
     # A fresh random key each run: nothing secret is stored anywhere.
