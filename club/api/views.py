@@ -18,7 +18,7 @@ from club import services
 from club.idempotency import idempotent
 from club.models import Club, Player
 
-from .base import ServiceViewSet, errors
+from .base import ServiceViewSet, errors, parse
 from .permissions import CanCreatePlayers, CanEditPlayer, IsClubAdmin, IsSiteAdmin
 from .serializers import (
     ClubInputSerializer,
@@ -34,13 +34,6 @@ from .serializers import (
     PlayerUpdateInputSerializer,
     TokenSerializer,
 )
-
-
-def parse(serializer_class: type, request: Request, data: Any = None) -> dict[str, Any]:
-    """Validate input with a per-endpoint serializer; DRF answers 400 naming the fields."""
-    serializer = serializer_class(data=request.data if data is None else data)
-    serializer.is_valid(raise_exception=True)
-    return dict(serializer.validated_data)
 
 
 class PlayerFilter(django_filters.FilterSet):

@@ -19,7 +19,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from club import audit
-from club.api.base import ID_BOUNDS, ServiceAPIView, ServiceViewSet, errors
+from club.api.base import ID_BOUNDS, ServiceAPIView, ServiceViewSet, errors, parse
 from club.api.permissions import CanEditGame, CanReadGameAudit, IsAuthenticatedForWrites
 from club.api.visibility import visible_games
 from club.errors import ConflictError, ValidationFailed
@@ -73,12 +73,6 @@ class GameFilter(django_filters.FilterSet):
         fields = ["tournament", "session", "club_night", "club", "player", "status"]
 
 
-def _parse(serializer_class: type, request: Request, data: Any = None) -> dict[str, Any]:
-    serializer = serializer_class(data=request.data if data is None else data)
-    serializer.is_valid(raise_exception=True)
-    return dict(serializer.validated_data)
-
-
 class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ServiceViewSet):
     """Games of tournaments and club nights: read with their summary; score entry as actions."""
 
@@ -111,7 +105,7 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ServiceViewS
     )
     @idempotent
     def create(self, request: Request) -> Response:
-        data = _parse(GameCreateInputSerializer, request)
+        data = parse(GameCreateInputSerializer, request)
         night = data["club_night"]
         # Without a ruleset the club's house rules apply, overrides included.
         if "ruleset" in data:
@@ -148,7 +142,7 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ServiceViewS
         game = self.get_object()
         if request.method == "GET":
             return Response(HandOutputSerializer(game.hands.all(), many=True).data)
-        data = _parse(HandInputSerializer, request)
+        data = parse(HandInputSerializer, request)
         game = services.add_hand(
             actor=request.user,
             game=game,
@@ -183,7 +177,7 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ServiceViewS
     def hand_detail(self, request: Request, pk: str, number: str) -> Response:
         game = self.get_object()
         if request.method == "PUT":
-            data = _parse(HandCorrectionInputSerializer, request)
+            data = parse(HandCorrectionInputSerializer, request)
             game = services.correct_hand(
                 actor=request.user,
                 game=game,
@@ -195,7 +189,7 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ServiceViewS
             )
             return self._answer(game)
         # DELETE: clients and proxies may drop a DELETE body, so the query string works too.
-        data = _parse(HandDeleteInputSerializer, request, request.data or request.query_params)
+        data = parse(HandDeleteInputSerializer, request, request.data or request.query_params)
         last = game.hands.order_by("-number").values_list("number", flat=True).first()
         if last is None or last != int(number):
             raise ValidationFailed(
@@ -226,7 +220,7 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ServiceViewS
     @action(detail=True, methods=["post"])
     def preview(self, request: Request, pk: str) -> Response:
         game = self.get_object()
-        data = _parse(PreviewInputSerializer, request)
+        data = parse(PreviewInputSerializer, request)
         return Response(services.preview(game=game, hand=data["hand"]))
 
     @extend_schema(
@@ -239,7 +233,7 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ServiceViewS
     @idempotent
     def finalize(self, request: Request, pk: str) -> Response:
         game = self.get_object()
-        data = _parse(FinalizeInputSerializer, request)
+        data = parse(FinalizeInputSerializer, request)
         game = services.finalize_game(
             actor=request.user, game=game, expected_version=data["version"], end=data.get("end")
         )
@@ -255,7 +249,7 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ServiceViewS
     @idempotent
     def reopen(self, request: Request, pk: str) -> Response:
         game = self.get_object()
-        data = _parse(ReopenInputSerializer, request)
+        data = parse(ReopenInputSerializer, request)
         game = services.reopen_game(
             actor=request.user, game=game, expected_version=data["version"], reason=data["reason"]
         )
@@ -271,7 +265,7 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ServiceViewS
     @idempotent
     def final_scores(self, request: Request, pk: str) -> Response:
         game = self.get_object()
-        data = _parse(FinalScoresInputSerializer, request)
+        data = parse(FinalScoresInputSerializer, request)
         game = services.enter_final_scores(
             actor=request.user,
             game=game,
@@ -291,7 +285,7 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ServiceViewS
     @idempotent
     def substitutes(self, request: Request, pk: str) -> Response:
         game = self.get_object()
-        data = _parse(SubstituteInputSerializer, request)
+        data = parse(SubstituteInputSerializer, request)
         game = tournament_services.substitute_player(
             actor=request.user,
             game=game,
@@ -321,7 +315,7 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ServiceViewS
     @action(detail=False, methods=["post"], url_path="import", url_name="import")
     @idempotent
     def import_record(self, request: Request) -> Response:
-        data = _parse(GameImportInputSerializer, request)
+        data = parse(GameImportInputSerializer, request)
         game = services.import_game_record(
             actor=request.user,
             record=data["record"],
@@ -362,7 +356,7 @@ class TileEvaluateView(ServiceAPIView):
         responses={200: TileEvaluationSerializer, **errors(400)},
     )
     def post(self, request: Request) -> Response:
-        data = _parse(TileEvaluateInputSerializer, request)
+        data = parse(TileEvaluateInputSerializer, request)
         rules = load_ruleset(data["ruleset"], data.get("rule_overrides") or None)
         situation = Situation(
             **{

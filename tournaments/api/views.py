@@ -10,7 +10,6 @@ from __future__ import annotations
 import importlib
 from collections.abc import Iterable
 from types import ModuleType
-from typing import Any
 
 import django_filters
 from django.db.models import QuerySet
@@ -27,7 +26,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from club import audit
-from club.api.base import ID_BOUNDS, ServiceViewSet, errors
+from club.api.base import ID_BOUNDS, ServiceViewSet, errors, parse
 from club.api.permissions import (
     IsAuthenticatedForWrites,
     IsTournamentOrganiser,
@@ -135,12 +134,6 @@ RANKING_PREVIEW_PUBLIC = (
 def services() -> ModuleType:
     """tournaments.services, imported when first used (the API loads even while it grows)."""
     return importlib.import_module("tournaments.services")
-
-
-def parse(serializer_class: type, request: Request, data: Any = None) -> dict[str, Any]:
-    serializer = serializer_class(data=request.data if data is None else data)
-    serializer.is_valid(raise_exception=True)
-    return dict(serializer.validated_data)
 
 
 class _PermissionsByAction:
