@@ -63,6 +63,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    "tournaments.roles.RoleMemoMiddleware",
     # Last, as django-axes requires: locks out repeated failed logins.
     "axes.middleware.AxesMiddleware",
 ]
@@ -136,6 +137,8 @@ STORAGES = {
         else "django.contrib.staticfiles.storage.StaticFilesStorage"
     },
 }
+# Development and tests: WhiteNoise serves the app folders as they are, no collectstatic.
+WHITENOISE_USE_FINDERS = WHITENOISE_AUTOREFRESH = DEBUG or TESTING
 MEDIA_ROOT = BASE_DIR / "media"
 MEDIA_URL = "media/"
 # Uploads (CSV imports, game records) are small; refuse anything large early.

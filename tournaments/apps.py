@@ -1,6 +1,25 @@
+from typing import Any
+
 from django.apps import AppConfig
+from django.db.models.signals import post_delete, post_save
+
+
+def _roles_changed(**_: Any) -> None:
+    from .roles import forget_roles
+
+    forget_roles()
 
 
 class TournamentsConfig(AppConfig):
     name = "tournaments"
     verbose_name = "Tournaments"
+
+    def ready(self) -> None:
+        from club.models import Membership
+
+        from .models import StaffRole
+
+        # A role granted or taken away within a request is seen by that request's next check.
+        for model in (StaffRole, Membership):
+            post_save.connect(_roles_changed, sender=model)
+            post_delete.connect(_roles_changed, sender=model)

@@ -82,9 +82,15 @@ def _from_json(field: models.Field[Any, Any], value: Any) -> Any:
     return value
 
 
+# A cache tag, not data: a restored tournament gets a fresh one.
+NOT_BACKED_UP = {"standings_version"}
+
+
 def _dump(obj: models.Model, usernames: dict[int, str]) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for field in obj._meta.concrete_fields:
+        if field.name in NOT_BACKED_UP:
+            continue
         if _is_user_fk(field):
             user_id = getattr(obj, field.attname)
             out[field.name] = usernames.get(user_id) if user_id is not None else None

@@ -1,5 +1,7 @@
 """Tournaments, their staff, registrations, sessions, table seating, penalties and standings."""
 
+import uuid
+
 from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
@@ -33,6 +35,11 @@ class Tournament(models.Model):
     # Set when a standings update could not be queued (broker down): the next update rebuilds
     # the whole table instead of one game, and a periodic task catches up meanwhile.
     standings_stale = models.BooleanField(default=False)
+    # Renewed with every change of the standings rows (or of what they show, such as a player's
+    # name): the key of the cached standings answers and the ETag phones revalidate with. A
+    # random value, never a counter, so that a restored backup or a reused id never meets an
+    # answer cached for other rows.
+    standings_version = models.UUIDField(default=uuid.uuid4)
     published_at = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 

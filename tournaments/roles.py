@@ -5,12 +5,60 @@ Site admin = superuser. Organisers count as referees. Club admins edit their clu
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 if TYPE_CHECKING:
     from club.models import Club, Player
     from scoring.models import Game
     from tournaments.models import Tournament
+
+
+T = TypeVar("T")
+
+# Answers already looked up in this request: a hand entry asks "is this user a referee of the
+# game's tournament?" in the view's permission check and again in the service. Outside
+# `remembered_roles()` (tasks, commands, direct service calls) nothing is remembered.
+_memo: ContextVar[dict[tuple[Any, ...], Any] | None] = ContextVar("role_memo", default=None)
+
+
+@contextmanager
+def remembered_roles() -> Iterator[None]:
+    """Within this block (one request: RoleMemoMiddleware), each role lookup runs once."""
+    token = _memo.set({})
+    try:
+        yield
+    finally:
+        _memo.reset(token)
+
+
+def forget_roles() -> None:
+    """A role was granted or taken away: look everything up afresh (signals call this)."""
+    memo = _memo.get()
+    if memo is not None:
+        memo.clear()
+
+
+def _remembered(key: tuple[Any, ...], look_up: Callable[[], T]) -> T:
+    memo = _memo.get()
+    if memo is None:
+        return look_up()
+    if key not in memo:
+        memo[key] = look_up()
+    return memo[key]
+
+
+class RoleMemoMiddleware:
+    """Remember role lookups for the length of one request."""
+
+    def __init__(self, get_response: Callable[[Any], Any]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: Any) -> Any:
+        with remembered_roles():
+            return self.get_response(request)
 
 
 def _authenticated(user: Any) -> bool:
@@ -27,9 +75,12 @@ def _has_role(user: Any, tournament: Tournament | int, roles: tuple[str, ...]) -
     if not _authenticated(user):
         return False
     tournament_id = tournament if isinstance(tournament, int) else tournament.pk
-    return StaffRole.objects.filter(
-        tournament_id=tournament_id, user_id=user.pk, role__in=roles
-    ).exists()
+    return _remembered(
+        ("staff", tournament_id, user.pk, roles),
+        StaffRole.objects.filter(
+            tournament_id=tournament_id, user_id=user.pk, role__in=roles
+        ).exists,
+    )
 
 
 def is_organiser(user: Any, tournament: Tournament | int) -> bool:
@@ -55,9 +106,12 @@ def is_club_admin(user: Any, club: Club | int) -> bool:
     if not _authenticated(user):
         return False
     club_id = club if isinstance(club, int) else club.pk
-    return Membership.objects.filter(
-        club_id=club_id, player__user_id=user.pk, role=Membership.Role.ADMIN
-    ).exists()
+    return _remembered(
+        ("club_admin", club_id, user.pk),
+        Membership.objects.filter(
+            club_id=club_id, player__user_id=user.pk, role=Membership.Role.ADMIN
+        ).exists,
+    )
 
 
 def player_of(user: Any) -> Player | None:
@@ -73,10 +127,12 @@ def tournament_id_of_game(game: Game) -> int | None:
         return None
     from tournaments.models import Table
 
-    return (
+    # A game never moves to another tournament: safe to remember for the request.
+    return _remembered(
+        ("game_tournament", game.table_id),
         Table.objects.filter(pk=game.table_id)
         .values_list("session__tournament_id", flat=True)
-        .first()
+        .first,
     )
 
 

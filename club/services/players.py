@@ -11,7 +11,9 @@ from django.db import transaction
 from club.audit import record_audit
 from club.errors import PermissionDenied, ValidationFailed
 from club.models import Player
+from tournaments.models import StandingRow
 from tournaments.roles import is_site_admin
+from tournaments.standings.cache import touch as touch_standings
 
 from .countries import ISO_3166_ALPHA2
 
@@ -131,6 +133,10 @@ def update_player(*, actor: Any, player: Player, **changes: Any) -> Player:
     if "country" in changes:
         player.country = clean_country(changes["country"])
     player.save()
+    # The standings show the player's name and EMA number.
+    touch_standings(
+        StandingRow.objects.filter(player=player).values_list("tournament_id", flat=True)
+    )
     record_audit(
         actor=actor,
         action="player.update",

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.db.models import Prefetch, prefetch_related_objects
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
@@ -16,6 +17,8 @@ from scoring.models import Game, GameSeat, Hand
 from tournaments.models import Table
 
 WINDS = ["E", "S", "W", "N"]
+# Seats and their players in one query.
+SEATS_WITH_PLAYERS = Prefetch("seats", queryset=GameSeat.objects.select_related("player"))
 
 
 # ---- output ---------------------------------------------------------------------------------
@@ -110,13 +113,12 @@ class GameDetailSerializer(GameListSerializer):
 
 
 def game_payload(game: Game) -> dict[str, Any]:
-    """A game as the API shows it (fresh from the database: hands, summary, version)."""
-    fresh = (
-        Game.objects.select_related("table__session__tournament", "club_night")
-        .prefetch_related("seats__player", "hands")
-        .get(pk=game.pk)
-    )
-    return dict(GameDetailSerializer(fresh).data)
+    """A game as the API shows it after a write: `game` as the service returned it (the row it
+    locked and saved, with its table), its seats and hands read afresh."""
+    if hasattr(game, "_prefetched_objects_cache"):
+        del game._prefetched_objects_cache  # read before the write: stale
+    prefetch_related_objects([game], SEATS_WITH_PLAYERS, "hands")
+    return dict(GameDetailSerializer(game).data)
 
 
 class AuditEntrySerializer(serializers.Serializer):

@@ -31,6 +31,7 @@ from scoring.tiles import Situation, cross_check, evaluate
 from tournaments import services as tournament_services
 
 from .serializers import (
+    SEATS_WITH_PLAYERS,
     AuditEntrySerializer,
     FinalizeInputSerializer,
     FinalScoresInputSerializer,
@@ -80,9 +81,14 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ServiceViewS
     filterset_class = GameFilter
 
     def get_queryset(self) -> QuerySet[Game]:
-        games = visible_games(self.request.user).prefetch_related("seats__player")
-        if self.action == "retrieve":
-            games = games.prefetch_related("hands")
+        games = visible_games(self.request.user)
+        if self.action == "list":
+            games = games.prefetch_related("seats__player")
+        elif self.action == "retrieve":
+            games = games.prefetch_related(SEATS_WITH_PLAYERS, "hands")
+        elif self.request.method != "GET":
+            # A write's service locks and reads the game itself; here it is only checked.
+            games = games.defer("summary")
         return games.order_by("-created_at", "-id")
 
     def get_serializer_class(self) -> type:
@@ -90,7 +96,13 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ServiceViewS
 
     def conflict_state(self, error: ConflictError) -> dict[str, Any] | None:
         pk = self.kwargs.get("pk")
-        game = Game.objects.filter(pk=pk).first() if pk is not None else None
+        game = (
+            Game.objects.select_related("table__session__tournament", "club_night")
+            .filter(pk=pk)
+            .first()
+            if pk is not None
+            else None
+        )
         return game_payload(game) if game is not None else None
 
     def _answer(self, game: Game, code: int = status.HTTP_200_OK) -> Response:

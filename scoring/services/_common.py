@@ -15,7 +15,7 @@ from django.utils import timezone
 from club.errors import ConflictError, PermissionDenied, ValidationFailed
 from scoring.engine import RecordError, RulesError, load_ruleset, replay
 from scoring.models import Game
-from tournaments.roles import can_edit_game
+from tournaments.roles import can_edit_game, tournament_id_of_game
 
 log = logging.getLogger(__name__)
 
@@ -53,7 +53,12 @@ def lock_game(game: Game | int, *, expected_version: int) -> Game:
     """
     pk = game if isinstance(game, int) else game.pk
     try:
-        locked = Game.objects.select_for_update().get(pk=pk)
+        # With its table and club night: the API answers with this very object.
+        locked = (
+            Game.objects.select_for_update(of=("self",))
+            .select_related("table__session__tournament", "club_night")
+            .get(pk=pk)
+        )
     except Game.DoesNotExist as error:
         raise ValidationFailed("This game does not exist.", field="game") from error
     if isinstance(expected_version, bool) or not isinstance(expected_version, int):
@@ -86,12 +91,6 @@ def bump_version(game: Game, *, fields: list[str]) -> None:
         )
 
 
-def tournament_id_of(game: Game) -> int | None:
-    if game.table_id is None:
-        return None
-    return game.table.session.tournament_id  # type: ignore[union-attr]
-
-
 def club_id_of(game: Game) -> int | None:
     if game.club_night_id is None:
         return None
@@ -107,7 +106,7 @@ class AuditScope(TypedDict):
 def audit_scope(game: Game) -> AuditScope:
     return {
         "game_id": game.pk,
-        "tournament_id": tournament_id_of(game),
+        "tournament_id": tournament_id_of_game(game),
         "club_id": club_id_of(game),
     }
 
@@ -143,23 +142,27 @@ def mark_standings_stale(tournament_id: int) -> None:
 
 def enqueue_follow_ups(game: Game, *, ratings: bool = False) -> None:
     """After commit: update the tournament's standings (tournament games) and the ratings
-    (finished games, or `ratings=True` when a game stops being finished)."""
-    tournament_id = tournament_id_of(game)
-    game_id = game.pk
+    (finished games, or `ratings=True` when a game stops being finished).
+
+    Only finished games count in standings and ratings, so a change to a running game (a hand
+    entered, corrected or deleted) has nothing to update and queues nothing.
+    """
     rate = ratings or game.status == Game.Status.FINISHED
+    if not rate:
+        return
+    tournament_id = tournament_id_of_game(game)
+    game_id = game.pk
     deferred = _deferred.get()
     if deferred is not None:
         if tournament_id is not None:
             deferred.add(("tournament", tournament_id))
-        if rate:
-            deferred.add(("ratings", game_id))
+        deferred.add(("ratings", game_id))
         return
 
     if tournament_id is not None:
         # With the game id the standings task updates just this game's rows.
         transaction.on_commit(partial(_queue_standings, tournament_id, game_id))
-    if rate:
-        transaction.on_commit(partial(_queue_rating_update, game_id))
+    transaction.on_commit(partial(_queue_rating_update, game_id))
 
 
 def _queue_standings(tournament_id: int, game_id: int) -> None:

@@ -37,8 +37,8 @@ from ._common import (
 END_VALUES = ("complete", "time")
 
 
-def game_snapshot(game: Game) -> dict[str, Any]:
-    """The state an audit entry keeps as before/after."""
+def game_snapshot(game: Game, *, hands: int | None = None) -> dict[str, Any]:
+    """The state an audit entry keeps as before/after (`hands`: the count, when known)."""
     return {
         "version": game.version,
         "status": game.status,
@@ -46,7 +46,7 @@ def game_snapshot(game: Game) -> dict[str, Any]:
         "end": game.end,
         "substitutes": game.substitutes,
         "final_scores": game.final_scores,
-        "hands": game.hands.count(),
+        "hands": game.hands.count() if hands is None else hands,
         "result": (game.summary or {}).get("final", {}).get("result")
         if isinstance((game.summary or {}).get("final"), dict)
         else None,

@@ -116,8 +116,8 @@ def add_hand(
     tiles = _check_tiles(tiles)
     if is_over(game.summary):
         raise ValidationFailed("The rules have ended this game: no more hands.", field="hand")
-    before = game_snapshot(game)
     number = game.hands.count()
+    before = game_snapshot(game, hands=number)
     new = Hand.objects.create(
         game=game, number=number, data=data, tiles=tiles, entered_by=_user(actor)
     )
@@ -131,7 +131,7 @@ def add_hand(
         obj=new,
         before=before,
         after={
-            **game_snapshot(game),
+            **game_snapshot(game, hands=number + 1),
             "hand": {"number": number, "data": data, "tiles": tiles, "tile_check": new.tile_check},
         },
         **audit_scope(game),

@@ -50,3 +50,12 @@ def chromium() -> Iterator[Any]:
 def artifacts() -> Path:
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     return ARTIFACTS
+
+
+@pytest.fixture(autouse=True)
+def _close_pages(chromium: Any) -> Iterator[None]:
+    """Close each test's browser contexts: an idle keep-alive connection left open would be
+    closed by the live server's thread during a later test, outside the shared connection."""
+    yield
+    for context in chromium.contexts:
+        context.close()

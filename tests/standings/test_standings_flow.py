@@ -65,3 +65,26 @@ def test_hands_and_corrections_update_standings_on_commit(django_capture_on_comm
     assert _stored(t) == _fresh(t)
     leader = StandingRow.objects.get(tournament=t, rank=1)
     assert leader.games == 1 and leader.per_session[0]["session"] == 1
+
+
+def test_a_running_game_queues_no_standings_update_until_it_finishes(
+    django_capture_on_commit_callbacks,
+):
+    # Only finished games count (EMA 2025 7.4: a game scores when it ends), so a hand entered
+    # in a running game has nothing to update: the worker is spared one task per hand.
+    t = TournamentFactory()
+    referee = StaffRoleFactory(tournament=t).user
+    players = PlayerFactory.create_batch(4)
+    game = GameFactory(
+        table=TableFactory(session=SessionFactory(tournament=t, number=1)), players=players
+    )
+    with django_capture_on_commit_callbacks(execute=True) as callbacks:
+        for hand in non_dealer_rons(4):
+            game = add_hand(actor=referee, game=game, hand=hand, expected_version=game.version)
+    assert callbacks == []
+    assert not StandingRow.objects.filter(tournament=t).exists()
+    with django_capture_on_commit_callbacks(execute=True) as callbacks:
+        finalize_game(actor=referee, game=game, expected_version=game.version, end="time")
+    assert callbacks
+    assert _stored(t) == _fresh(t)
+    assert StandingRow.objects.filter(tournament=t).count() == 4

@@ -13,15 +13,20 @@ from types import ModuleType
 
 import django_filters
 from django.db.models import QuerySet
-from django.http import HttpResponse
+from django.http import HttpResponse, HttpResponseNotModified
 from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
+from drf_spectacular.utils import (
+    OpenApiParameter,
+    OpenApiResponse,
+    extend_schema,
+    extend_schema_view,
+)
 from rest_framework import mixins, status
 from rest_framework.decorators import action
 from rest_framework.negotiation import DefaultContentNegotiation
 from rest_framework.permissions import BasePermission
-from rest_framework.renderers import BaseRenderer
+from rest_framework.renderers import BaseRenderer, JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 
@@ -50,6 +55,7 @@ from tournaments.models import (
     Table,
     Tournament,
 )
+from tournaments.standings import cache as standings_cache
 from tournaments.standings.exports import standings_csv
 from tournaments.standings.selectors import standings_for
 
@@ -115,6 +121,11 @@ def _file_format(request: Request, allowed: tuple[str, ...], default: str) -> st
     if chosen not in allowed:
         raise ValidationFailed(f"format must be one of: {', '.join(allowed)}.", field="format")
     return chosen
+
+
+def _standings_json(tournament: Tournament) -> bytes:
+    rows = StandingRowSerializer(standings_for(tournament), many=True).data
+    return JSONRenderer().render(rows)
 
 
 def _download(content: str | bytes, *, filename: str, content_type: str) -> HttpResponse:
@@ -455,6 +466,9 @@ class TournamentViewSet(
         responses={
             (200, "application/json"): StandingRowSerializer(many=True),
             (200, "text/csv"): OpenApiTypes.STR,
+            304: OpenApiResponse(
+                description="JSON unchanged since the ETag sent in If-None-Match."
+            ),
             **errors(400, 404),
         },
     )
@@ -472,8 +486,19 @@ class TournamentViewSet(
                 filename=f"{tournament.slug}-standings.csv",
                 content_type="text/csv; charset=utf-8",
             )
-        rows = standings_for(tournament)  # ranked first, then unranked substitutes
-        return Response(StandingRowSerializer(rows, many=True).data)
+        tag = standings_cache.etag(tournament)
+        answer: HttpResponse
+        if tag in request.headers.get("If-None-Match", ""):
+            answer = HttpResponseNotModified()
+        else:
+            # Ranked first, then unranked substitutes; rendered once per standings change.
+            answer = HttpResponse(
+                standings_cache.cached(tournament, "api-json", lambda: _standings_json(tournament)),
+                content_type="application/json",
+            )
+        answer["ETag"] = tag
+        answer["Cache-Control"] = "no-cache"  # phones may keep it, but revalidate each time
+        return answer
 
     @extend_schema(
         summary="The EMA results file (organisers); 409 with the report while not ready",

@@ -30,6 +30,7 @@ from scoring.records import game_final
 from tournaments.models import Penalty, Registration, Seat, StandingRow, Tournament
 
 from . import incremental
+from .cache import touch
 from .ranking import (
     Aggregate,
     Entry,
@@ -289,6 +290,7 @@ def recompute_standings(*, tournament_id: int) -> None:
     """Rebuild every standings row of the tournament from its finished games (idempotent)."""
     tournament = Tournament.objects.select_for_update().get(pk=tournament_id)
     _replace_rows(tournament_id, compute_standings(tournament))
+    touch(tournament_id)
 
 
 # --- one game changed ----------------------------------------------------------------------
@@ -309,6 +311,8 @@ def update_game_standings(*, tournament_id: int, game_id: int) -> None:
             _update_game(cursor, tournament_id, game_id)
         except incremental.NotLocal:
             recompute_standings(tournament_id=tournament_id)
+            return
+    touch(tournament_id)
 
 
 def _update_game(cursor: Any, tournament_id: int, game_id: int) -> None:

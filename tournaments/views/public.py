@@ -6,12 +6,16 @@ from typing import Any
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
+from django.template.loader import render_to_string
+from django.utils.safestring import mark_safe
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from club.models import Player
 from scoring.models import Game, GameSeat
 from tournaments import roles
 from tournaments.models import Seat, Session, StandingRow, Tournament
+from tournaments.standings import cache as standings_cache
 from tournaments.standings.ranking import tie_breaks_of
 from tournaments.standings.selectors import session_numbers, standings_for
 from tournaments.views.charts import line_chart_svg
@@ -54,6 +58,20 @@ def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
 def standings(request: HttpRequest, slug: str) -> HttpResponse:
     """Live standings; the table re-fetches itself every 15 s (htmx polling)."""
     tournament = visible_tournament(request, slug)
+    # The table shows nothing of the reader's: rendered once per standings change and language.
+    table = standings_cache.cached(
+        tournament, f"html-{get_language()}", lambda: standings_table_html(tournament)
+    )
+    if request.headers.get("HX-Request"):
+        return HttpResponse(table)
+    return render(
+        request,
+        "tournaments/standings.html",
+        {"tournament": tournament, "table": mark_safe(table)},  # rendered by our own template
+    )
+
+
+def standings_table_html(tournament: Tournament) -> str:
     rows = standings_for(tournament)
     sessions = session_numbers(rows)
     try:
@@ -62,13 +80,10 @@ def standings(request: HttpRequest, slug: str) -> HttpResponse:
         tie_breaks = ()
     context = {
         "tournament": tournament,
-        "rows": rows,
         "lines": standings_lines(rows, sessions, tie_breaks),
         "sessions": sessions,
     }
-    if request.headers.get("HX-Request"):
-        return render(request, "tournaments/_standings_table.html", context)
-    return render(request, "tournaments/standings.html", context)
+    return render_to_string("tournaments/_standings_table.html", context)
 
 
 def standings_lines(

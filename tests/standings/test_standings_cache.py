@@ -1,0 +1,88 @@
+"""Cached standings answers (tournaments/standings/cache.py): built once per change of the
+rows, never stale after one, revalidated by ETag."""
+
+import pytest
+from django.db import connection
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
+from standings_builders import make_players, make_tournament, register, scores_game, set_scores
+
+from club.services import update_player
+from tournaments.models import Tournament
+from tournaments.standings.services import recompute_standings, update_game_standings
+
+pytestmark = pytest.mark.django_db
+
+URL = "/api/v1/tournaments/spring-open/standings/"
+
+
+def open_with_one_game() -> tuple[Tournament, list, object]:
+    tournament = make_tournament(status=Tournament.Status.RUNNING)
+    players = make_players(4)
+    register(tournament, players)
+    game = scores_game(tournament, 1, 1, players, [45000, 35000, 25000, 15000])
+    recompute_standings(tournament_id=tournament.pk)
+    return tournament, players, game
+
+
+def totals(response) -> dict[str, int]:
+    return {row["player"]["name"]: row["total"] for row in response.json()}
+
+
+def test_a_repeated_read_does_not_read_the_rows_again() -> None:
+    open_with_one_game()
+    client = Client()
+    first = client.get(URL)
+    with CaptureQueriesContext(connection) as queries:
+        second = client.get(URL)
+    assert second.content == first.content
+    assert not any("standingrow" in q["sql"] for q in queries.captured_queries)
+
+
+def test_a_finished_game_shows_at_once_after_the_one_game_update() -> None:
+    tournament, players, game = open_with_one_game()
+    client = Client()
+    before = totals(client.get(URL))
+    set_scores(game, [15000, 25000, 35000, 45000])
+    update_game_standings(tournament_id=tournament.pk, game_id=game.pk)
+    after = totals(client.get(URL))
+    assert after != before
+    assert after[str(players[3])] > after[str(players[0])]
+
+
+def test_a_renamed_player_shows_under_the_new_name() -> None:
+    _, players, _ = open_with_one_game()
+    client = Client()
+    client.get(URL)
+    update_player(actor=None, player=players[0], last_name="Renamed")
+    names = set(totals(client.get(URL)))
+    assert f"{players[0].first_name} Renamed" in names
+
+
+def test_etag_answers_304_until_the_standings_change() -> None:
+    tournament, _, game = open_with_one_game()
+    client = Client()
+    first = client.get(URL)
+    tag = first["ETag"]
+    assert first["Cache-Control"] == "no-cache"
+    unchanged = client.get(URL, HTTP_IF_NONE_MATCH=tag)
+    assert unchanged.status_code == 304
+    assert unchanged.content == b""
+    set_scores(game, [30000] * 4)
+    recompute_standings(tournament_id=tournament.pk)
+    changed = client.get(URL, HTTP_IF_NONE_MATCH=tag)
+    assert changed.status_code == 200
+    assert changed["ETag"] != tag
+
+
+def test_the_web_table_follows_a_recompute() -> None:
+    tournament, players, game = open_with_one_game()
+    client = Client()
+    page = client.get("/t/spring-open/standings/").content.decode()
+    assert str(players[0]) in page
+    before = client.get("/t/spring-open/standings/", HTTP_HX_REQUEST="true").content
+    set_scores(game, [15000, 25000, 35000, 45000])
+    recompute_standings(tournament_id=tournament.pk)
+    after = client.get("/t/spring-open/standings/", HTTP_HX_REQUEST="true").content
+    assert after != before
+    assert str(players[0]).encode() in after
