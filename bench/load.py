@@ -73,13 +73,13 @@ def next_hand(number: int, dealer: int) -> tuple[dict[str, Any], int]:
 if os.environ.get(PLAN_ENV):
     import itertools
 
-    from locust import HttpUser, between, events, task
+    from locust import FastHttpUser, between, events, task
 
     PLAN: dict[str, Any] = json.loads(Path(os.environ[PLAN_ENV]).read_text())
     _referee_slots = itertools.count()
     _acknowledged = {"hands": 0, "finalized": 0}
 
-    class Referee(HttpUser):
+    class Referee(FastHttpUser):
         """One table's referee: enters a hand every few seconds, each game its own."""
 
         fixed_count = PLAN["referees"]
@@ -90,6 +90,7 @@ if os.environ.get(PLAN_ENV):
             self.games: list[int] = list(PLAN["games"][slot])
             self.headers = {"Authorization": f"Token {PLAN['tokens'][slot]}"}
             self._next_game()
+            self.wait()  # tables do not all finish a hand in the same second
 
         def _next_game(self) -> None:
             self.game = self.games.pop(0) if self.games else None
@@ -148,11 +149,14 @@ if os.environ.get(PLAN_ENV):
                 self.version = body["version"]
                 self.number = len(body.get("hands", []))
 
-    class StandingsReader(HttpUser):
+    class StandingsReader(FastHttpUser):
         """A player's phone polling the standings page."""
 
         fixed_count = PLAN["readers"]
         wait_time = between(*PLAN["reader_wait"])
+
+        def on_start(self) -> None:
+            self.wait()  # phones are opened over a while, not all in the same second
 
         @task
         def standings(self) -> None:
@@ -511,8 +515,12 @@ def main() -> int:
         csv_prefix = work / "locust"
         locust_cmd = [sys.executable, "-m", "locust", "-f", str(Path(__file__).resolve())]
         locust_cmd += ["--headless", "--host", base, "--users", str(users)]
-        locust_cmd += ["--spawn-rate", str(options.spawn_rate), "--run-time"]
-        locust_cmd += [f"{options.duration}s", "--csv", str(csv_prefix), "--only-summary"]
+        # The figures are the steady state: counted from the moment every user has started
+        # (--reset-stats), for --duration seconds after that.
+        ramp_up = math.ceil(users / options.spawn_rate)
+        locust_cmd += ["--spawn-rate", str(options.spawn_rate), "--reset-stats", "--run-time"]
+        locust_cmd += [f"{options.duration + ramp_up}s", "--csv", str(csv_prefix)]
+        locust_cmd += ["--only-summary"]
         # At the end every user finishes the request it has in flight (up to 60 s), so that
         # each hand the server saved was also acknowledged (or failed) on the client side.
         locust_cmd += ["--stop-timeout", "60", "--exit-code-on-error", "0", "--loglevel"]

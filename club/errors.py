@@ -3,6 +3,7 @@
 - ValidationFailed -> 400 {"field": .., "message": .., "errors": [..]}
 - ConflictError    -> 409 {"message": .., "current": <current state>}
 - PermissionDenied -> 403
+- ServiceUnavailable -> 503 {"field": .., "message": .., "errors": []}
 """
 
 from __future__ import annotations
@@ -64,3 +65,7 @@ class PermissionDenied(ServiceError):
 
     def __init__(self, message: str = "You may not do this.", *, field: str | None = None) -> None:
         super().__init__(message, field=field)
+
+
+class ServiceUnavailable(ServiceError):
+    """A part the request needs (the task broker) is down; nothing was saved: retry shortly."""

@@ -114,6 +114,8 @@ AXES_FAILURE_LIMIT = int(os.environ.get("AXES_FAILURE_LIMIT", "5"))
 AXES_COOLOFF_TIME = 0.25  # hours
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
+# A page (and Retry-After) saying how long the lock lasts, not axes' bare text.
+AXES_LOCKOUT_CALLABLE = "club.lockout.locked_out"
 
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"

@@ -125,8 +125,13 @@ def player_of(user: Any) -> Player | None:
 def tournament_id_of_game(game: Game) -> int | None:
     if game.table_id is None:
         return None
+    from scoring.models import Game
     from tournaments.models import Table
 
+    # Loaded with its table and session (the write views do): nothing to look up.
+    table = game.table if Game.table.is_cached(game) else None
+    if table is not None and Table.session.is_cached(table):
+        return int(table.session.tournament_id)
     # A game never moves to another tournament: safe to remember for the request.
     return _remembered(
         ("game_tournament", game.table_id),

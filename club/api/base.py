@@ -5,6 +5,7 @@ Service errors (club.errors) become:
 - ValidationFailed -> 400 {"field", "message", "errors": [...]}
 - PermissionDenied -> 403 {"field", "message"}
 - ConflictError    -> 409 {"message", "current": <the current state>, "current_version"}
+- ServiceUnavailable -> 503 {"field", "message", "errors": []} (the broker is down; retry)
 
 DRF's own validation errors stay 400 with the field names as keys. Engine and tile errors that
 reach a view (RecordError, TileError) are 400 naming the field as well.
@@ -22,7 +23,13 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from club.errors import ConflictError, PermissionDenied, ServiceError, ValidationFailed
+from club.errors import (
+    ConflictError,
+    PermissionDenied,
+    ServiceError,
+    ServiceUnavailable,
+    ValidationFailed,
+)
 from scoring.engine import RecordError
 from scoring.tiles import TileError
 
@@ -58,6 +65,12 @@ def errors(*codes: int) -> dict[int, OpenApiResponse]:
         ),
         422: OpenApiResponse(
             ErrorSerializer, description="Idempotency-Key reused with a different request."
+        ),
+        429: OpenApiResponse(
+            ErrorSerializer, description="Too many attempts; wait `Retry-After` seconds."
+        ),
+        503: OpenApiResponse(
+            ErrorSerializer, description="The background worker queue is down; retry shortly."
         ),
     }
     return {code: described[code] for code in codes}
@@ -106,6 +119,9 @@ class ServiceErrorsMixin:
         if isinstance(exc, ValidationFailed):
             body = {**exc.as_dict(), "field": _api_field(exc.field)}
             return Response(body, status=status.HTTP_400_BAD_REQUEST)
+        if isinstance(exc, ServiceUnavailable):
+            body = {"field": exc.field, "message": exc.message, "errors": []}
+            return Response(body, status=status.HTTP_503_SERVICE_UNAVAILABLE)
         if isinstance(exc, ServiceError):
             body = {"field": exc.field, "message": exc.message, "errors": []}
             return Response(body, status=status.HTTP_400_BAD_REQUEST)

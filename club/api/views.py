@@ -10,12 +10,14 @@ from drf_spectacular.utils import extend_schema, extend_schema_view
 from rest_framework import mixins, status
 from rest_framework.authtoken.views import ObtainAuthToken
 from rest_framework.decorators import action
+from rest_framework.exceptions import ValidationError
 from rest_framework.permissions import BasePermission
 from rest_framework.request import Request
 from rest_framework.response import Response
 
 from club import services
 from club.idempotency import idempotent
+from club.lockout import lockout_message, retry_after_seconds
 from club.models import Club, Player
 
 from .base import ServiceViewSet, errors, parse
@@ -195,6 +197,18 @@ class ClubViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ServiceViewS
 class TokenView(ObtainAuthToken):
     """POST username and password; get the API token (send it as `Authorization: Token ...`)."""
 
-    @extend_schema(summary="Obtain an API token", responses={200: TokenSerializer, **errors(400)})
+    @extend_schema(
+        summary="Obtain an API token",
+        responses={200: TokenSerializer, **errors(400, 429)},
+    )
     def post(self, request: Request, *args: Any, **kwargs: Any) -> Response:
-        return super().post(request, *args, **kwargs)
+        try:
+            return super().post(request, *args, **kwargs)
+        except ValidationError:
+            # django-axes marks the request it refused (or just locked); DRF alone would say 400.
+            if not getattr(request, "axes_locked_out", False):
+                raise
+            body = {"field": "username", "message": lockout_message(request._request), "errors": []}
+            response = Response(body, status=status.HTTP_429_TOO_MANY_REQUESTS)
+            response["Retry-After"] = str(retry_after_seconds(request._request))
+            return response

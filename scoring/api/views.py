@@ -10,11 +10,14 @@ from typing import Any
 
 import django_filters
 from django.db.models import QuerySet
+from django.http import Http404
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import mixins, status
 from rest_framework.decorators import action
-from rest_framework.permissions import AllowAny, BasePermission
+from rest_framework.exceptions import PermissionDenied
+from rest_framework.generics import get_object_or_404
+from rest_framework.permissions import SAFE_METHODS, AllowAny, BasePermission
 from rest_framework.request import Request
 from rest_framework.response import Response
 
@@ -86,10 +89,23 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ServiceViewS
             games = games.prefetch_related("seats__player")
         elif self.action == "retrieve":
             games = games.prefetch_related(SEATS_WITH_PLAYERS, "hands")
-        elif self.request.method != "GET":
-            # A write's service locks and reads the game itself; here it is only checked.
-            games = games.defer("summary")
         return games.order_by("-created_at", "-id")
+
+    def get_object(self) -> Game:
+        if self.request.method in SAFE_METHODS:
+            return super().get_object()
+        # A write: the service locks and reads the game itself, so here it is only checked, by
+        # the cheap editor check first; the visibility query only tells 404 from 403 after a no.
+        game = get_object_or_404(
+            Game.objects.select_related("table__session").defer("summary"), pk=self.kwargs["pk"]
+        )
+        try:
+            self.check_object_permissions(self.request, game)
+        except PermissionDenied:
+            if not visible_games(self.request.user).filter(pk=game.pk).exists():
+                raise Http404 from None
+            raise
+        return game
 
     def get_serializer_class(self) -> type:
         return GameDetailSerializer if self.action == "retrieve" else GameListSerializer

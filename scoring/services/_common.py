@@ -53,10 +53,10 @@ def lock_game(game: Game | int, *, expected_version: int) -> Game:
     """
     pk = game if isinstance(game, int) else game.pk
     try:
-        # With its table and club night: the API answers with this very object.
+        # With its tournament: the API answers with this very object.
         locked = (
             Game.objects.select_for_update(of=("self",))
-            .select_related("table__session__tournament", "club_night")
+            .select_related("table__session__tournament")
             .get(pk=pk)
         )
     except Game.DoesNotExist as error:

@@ -38,4 +38,5 @@ def test_schema_endpoint_describes_the_api() -> None:
     assert "/api/v1/tiles/evaluate/" in paths
     assert "/api/v1/auth/token/" in paths
     plan = paths["/api/v1/tournaments/{slug}/seating-plans/"]["post"]
-    assert "202" in plan["responses"]
+    assert {"202", "503"} <= set(plan["responses"])  # 503: the broker is down (reliability.md)
+    assert "429" in paths["/api/v1/auth/token/"]["post"]["responses"]  # locked out

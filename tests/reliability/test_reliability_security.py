@@ -48,6 +48,11 @@ def test_five_failed_logins_lock_the_account_out_even_with_the_right_password(
 
     assert locked.status_code == 429
     assert "_auth_user_id" not in client.session
+    # A page of the site saying why and for how long (AXES_COOLOFF_TIME: 15 minutes).
+    assert locked["Retry-After"] == "900"
+    page = locked.content.decode()
+    assert "<h1>Login locked</h1>" in page
+    assert "locked after 5 failed logins. Try again in 15 minutes." in page
     other = Client(REMOTE_ADDR="10.9.8.7")  # the lock is per user and address
     assert other.post("/accounts/login/", {"username": username, "password": "test-password"})[
         "Location"
@@ -80,9 +85,31 @@ def test_api_token_login_is_rate_limited_too(event: Event) -> None:
 
     locked = client.post(url, right)
 
-    # Locked out: even the right password gets no token (DRF answers 400 "Unable to log in").
-    assert locked.status_code in (400, 403, 429), locked.content
-    assert "token" not in locked.json()
+    # Locked out: even the right password gets no token; 429 says why and when to come back.
+    assert locked.status_code == 429, locked.content
+    assert locked["Retry-After"] == "900"  # AXES_COOLOFF_TIME, restarted by this attempt
+    assert locked.json() == {
+        "field": "username",
+        "message": "This account is locked after 5 failed logins. Try again in 15 minutes.",
+        "errors": [],
+    }
+
+
+@pytest.mark.django_db
+def test_api_token_lockout_starts_with_the_failure_that_reaches_the_limit(event: Event) -> None:
+    client = Client()
+    url = "/api/v1/auth/token/"
+    wrong = {"username": event.referee.username, "password": "x"}
+    for _ in range(4):
+        response = client.post(url, wrong)
+        assert response.status_code == 400  # an ordinary wrong password
+        assert "Retry-After" not in response
+
+    fifth = client.post(url, wrong)
+
+    assert fifth.status_code == 429, fifth.content
+    assert fifth.json()["field"] == "username"
+    assert fifth["Retry-After"] == "900"
 
 
 # --- CSRF on the web forms -------------------------------------------------------------------

@@ -372,7 +372,7 @@ class TournamentViewSet(
         summary="Request a seating plan: 202, then poll /seating-plans/{id}/",
         request=SeatingPlanInputSerializer,
         parameters=[IDEMPOTENCY_KEY],
-        responses={202: SeatingPlanSerializer, **WRITE_ERRORS},
+        responses={202: SeatingPlanSerializer, **WRITE_ERRORS, **errors(503)},
     )
     @action(
         detail=True,

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 from django.db import transaction
+from kombu.exceptions import OperationalError
 
 from club.audit import record_audit
 from club.errors import ValidationFailed
@@ -12,10 +14,15 @@ from club.models import Player
 from scoring.models import Game, GameSeat, Hand
 from tournaments.models import Registration, Seat, SeatingPlan, Session, Tournament
 
-from ._common import require_organiser, user_or_none
+from ._common import require_organiser, require_task_queue, user_or_none
 from .sessions import _check_seatable, check_tables, replace_tables, session_snapshot
 
 SEPARATE_BY = ("club", "country")
+NOT_QUEUED = (
+    "The background worker queue was unreachable, so the plan was never built. Request it again."
+)
+
+logger = logging.getLogger(__name__)
 
 
 def active_registrations(tournament: Tournament | int) -> list[Registration]:
@@ -71,6 +78,7 @@ def request_seating_plan(
 
     Modes: "random" seats all remaining sessions with as few repeat opponents as possible;
     "swiss" seats the next session by current standings. Poll `progress`/`status`.
+    With the broker unreachable it raises ServiceUnavailable and saves nothing.
     """
     require_organiser(actor, tournament)
     if mode not in (SeatingPlan.Mode.RANDOM, SeatingPlan.Mode.SWISS):
@@ -78,6 +86,7 @@ def request_seating_plan(
     if isinstance(seed, bool) or not isinstance(seed, int):
         raise ValidationFailed("seed must be an integer.", field="seed")
     options = _clean_options(mode, options, tournament)
+    require_task_queue()
     plan = SeatingPlan.objects.create(
         tournament=tournament,
         mode=mode,
@@ -94,13 +103,34 @@ def request_seating_plan(
         tournament_id=tournament.pk,
     )
 
-    def enqueue() -> None:
-        from tournaments.tasks import generate_seating_plan
-
-        generate_seating_plan.delay(plan.pk)
-
-    transaction.on_commit(enqueue)
+    transaction.on_commit(lambda: enqueue_seating_plan(plan))
     return plan
+
+
+def enqueue_seating_plan(plan: SeatingPlan) -> None:
+    """Hand a committed plan request to a worker (after commit, so the worker finds the row).
+
+    If the broker went away since request_seating_plan checked it, the plan is marked failed
+    (and the audit log says so) instead of staying "pending" with no task to build it.
+    """
+    from tournaments.tasks import generate_seating_plan
+
+    try:
+        generate_seating_plan.delay(plan.pk)
+    except OperationalError:
+        logger.exception("seating plan %s could not be queued", plan.pk)
+        with transaction.atomic():
+            SeatingPlan.objects.filter(pk=plan.pk).update(
+                status=SeatingPlan.Status.FAILED, error=NOT_QUEUED
+            )
+            record_audit(
+                actor=None,
+                action="seating.fail",
+                obj=plan,
+                before={"status": SeatingPlan.Status.PENDING},
+                after={"status": SeatingPlan.Status.FAILED, "error": NOT_QUEUED},
+                tournament_id=plan.tournament_id,
+            )
 
 
 @transaction.atomic

@@ -20,7 +20,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from club.errors import PermissionDenied as ServicePermissionDenied
-from club.errors import ServiceError, ValidationFailed
+from club.errors import ServiceError, ServiceUnavailable, ValidationFailed
 from scoring.engine import PRESETS
 from scoring.models import Game
 from tournaments import roles
@@ -85,6 +85,9 @@ def run_service(
         return True, service(actor=request.user, **kwargs)
     except ServicePermissionDenied as error:
         raise PermissionDenied(error.message) from error
+    except ServiceUnavailable as error:
+        messages.error(request, error.message)  # not the input's fault: a flash, not a field
+        return False, None
     except ServiceError as error:
         rows = error.errors if isinstance(error, ValidationFailed) else []
         field = (error.field or "").removeprefix("options.")
@@ -340,6 +343,8 @@ def seating_console(request: HttpRequest, slug: str) -> HttpResponse:
         )
         if ok:
             return redirect("tournaments:seating_plan", slug=slug, plan_id=plan.pk)
+        if not form.errors:  # the broker is down: the flash says so, the form is kept
+            return render_seating_console(request, tournament, form=form, status=503)
     return render_seating_console(
         request, tournament, form=form, status=400 if form.errors else 200
     )
