@@ -7,15 +7,18 @@ What it does, all on this machine (loopback only):
 
 1. creates a scratch PostgreSQL database next to the one in DATABASE_URL (same server and
    credentials, name + "_load_<random>"), migrates it and seeds one running tournament: a
-   session per game each referee will play, one table per referee in each, an organiser and
-   `--referees` referees with API tokens;
+   first session already played (so the standings have a row per player), then a session per
+   game each referee will play, one table per referee in each, an organiser and `--referees`
+   referees with API tokens;
 2. starts gunicorn (config.wsgi, `--web-workers` sync workers, production settings with a
    throwaway SECRET_KEY) on 127.0.0.1 and a real Celery worker on a private queue of the broker
-   in CELERY_BROKER_URL, so every hand really enqueues the standings update;
+   in CELERY_BROKER_URL, so every finished game really goes through the standings task;
 3. runs locust headless (this same file is the locustfile): `--referees` referees, each on its
    own game, POST /api/v1/games/{id}/hands/ with `version` and an Idempotency-Key, and after
    HANDS_PER_GAME hands POST .../finalize/ and move on to their next table; `--readers` clients
-   GET /api/v1/tournaments/{slug}/standings/;
+   GET /api/v1/tournaments/{slug}/standings/ (revalidating with the ETag, as a browser does).
+   Users start staggered over their wait time, and the figures count from the moment all of
+   them run (`--reset-stats`), for `--duration` seconds: the steady state, not the ramp-up;
 4. prints p50/p95/p99 latency and errors per request type against the goal (hand entry
    p95 <= 50 ms, 0 errors) and checks that no hand was lost: Hand rows in the database ==
    201 answers the referees received;
@@ -150,17 +153,26 @@ if os.environ.get(PLAN_ENV):
                 self.number = len(body.get("hands", []))
 
     class StandingsReader(FastHttpUser):
-        """A player's phone polling the standings page."""
+        """A player's phone polling the standings: like a browser's cache, it sends back the
+        ETag of the table it has, and an unchanged table comes back as a bodyless 304."""
 
         fixed_count = PLAN["readers"]
         wait_time = between(*PLAN["reader_wait"])
 
         def on_start(self) -> None:
+            self.etag = ""
             self.wait()  # phones are opened over a while, not all in the same second
 
         @task
         def standings(self) -> None:
-            self.client.get(f"/api/v1/tournaments/{PLAN['slug']}/standings/", name="GET standings")
+            headers = {"If-None-Match": self.etag} if self.etag else {}
+            response = self.client.get(
+                f"/api/v1/tournaments/{PLAN['slug']}/standings/",
+                headers=headers,
+                name="GET standings",
+            )
+            if response.headers is not None:
+                self.etag = str(response.headers.get("ETag") or self.etag)
 
     @events.quitting.add_listener
     def _write_acknowledged(environment: Any, **_: Any) -> None:
@@ -225,6 +237,7 @@ def seed(*, referees: int, games_per_referee: int, readers_players: int) -> dict
     from club.models import Player
     from scoring.models import Game, GameSeat
     from tournaments.models import Registration, Seat, Session, StaffRole, Table, Tournament
+    from tournaments.standings.services import recompute_standings
 
     user_model = get_user_model()
     slug = f"load-{secrets.token_hex(3)}"
@@ -249,9 +262,40 @@ def seed(*, referees: int, games_per_referee: int, readers_players: int) -> dict
         user = user_model.objects.create_user(f"load-referee-{r}", password=secrets.token_hex(8))
         StaffRole.objects.create(tournament=tournament, user=user, role=StaffRole.Role.REFEREE)
         tokens.append(Token.objects.create(user=user).key)
-    games: list[list[int]] = [[] for _ in range(referees)]
     rng = random.Random(7)
-    for number in range(1, games_per_referee + 1):
+    # Mid-tournament: a first session already played (paper scores), so the readers get a
+    # standings table with a row per player from the first second, as they would.
+    played = Session.objects.create(tournament=tournament, number=1, status=Session.Status.CLOSED)
+    order = list(players)
+    rng.shuffle(order)
+    tables = Table.objects.bulk_create(
+        Table(session=played, number=n + 1) for n in range(len(order) // 4)
+    )
+    finished = Game.objects.bulk_create(
+        Game(
+            table=table,
+            ruleset="ema-2025",
+            entry=Game.Entry.FINAL_SCORES,
+            final_scores=rng.sample([45000, 35000, 25000, 15000], 4),
+            status=Game.Status.FINISHED,
+            end="complete",
+        )
+        for table in tables
+    )
+    Seat.objects.bulk_create(
+        Seat(table=t, wind=w, player=order[4 * i + w])
+        for i, t in enumerate(tables)
+        for w in range(4)
+    )
+    GameSeat.objects.bulk_create(
+        GameSeat(game=g, seat=w, player=order[4 * i + w])
+        for i, g in enumerate(finished)
+        for w in range(4)
+    )
+    recompute_standings(tournament_id=tournament.pk)
+
+    games: list[list[int]] = [[] for _ in range(referees)]
+    for number in range(2, games_per_referee + 2):
         session = Session.objects.create(
             tournament=tournament, number=number, status=Session.Status.RUNNING
         )

@@ -72,10 +72,7 @@ def measure(call: Any, times: int) -> tuple[list[float], list[int]]:
 def run(hands: int, reads: int) -> dict[str, tuple[float, float, int]]:
     from django.test import Client
 
-    from tournaments.standings.services import recompute_standings
-
     world = load.seed(referees=50, games_per_referee=3, readers_players=200)
-    recompute_standings(tournament_id=world["tournament_id"])
     token = world["tokens"][0]
     client = Client(HTTP_AUTHORIZATION=f"Token {token}")
     games = [g for per_referee in world["games"] for g in per_referee]

@@ -1,4 +1,6 @@
-"""The rules engine: plain Python, no Django. See formats/game-record.md for the contract."""
+"""The rules engine: plain Python, no Django. See formats/game-record.md for the contract and
+README.md here for the engine's extensions of it (the EMA 2025 7.4 ``time_signal`` hand key).
+"""
 
 from .errors import RecordError, RulesError
 from .points import HandPayment, base_points, hand_payment, limit_name

@@ -1,4 +1,7 @@
-"""Game flow: round wind, dealer rotation, counters and the end of the game."""
+"""Game flow: round wind, dealer rotation, counters and the end of the game.
+
+The end by time (EMA 2025 7.4) is ``time_up``: the hand marked ``time_signal`` and one more.
+"""
 
 from __future__ import annotations
 
@@ -95,3 +98,15 @@ def _dealer_top(dealer: int, scores: Sequence[int], rules: Ruleset) -> bool:
     if scores[dealer] <= others:
         return False
     return not rules.west_round or scores[dealer] >= rules.return_points
+
+
+def time_up(rules: Ruleset, signal_hand: int | None, hand: int) -> bool:
+    """Whether the session is over by time once hand ``hand`` (0-based) has been played.
+
+    EMA 2025 7.4: after the 15-minute signal the current hand (``signal_hand``, the one
+    marked ``time_signal``) is finished and one more hand is played; a chombo after the
+    signal is treated as one of those hands, so every listed hand counts, chombo included.
+    Only under ``time_limit: "ema"``; the caller lets the rules' own ends (south4, bust,
+    ...) take precedence ("unless a full game is already completed").
+    """
+    return rules.time_limit == "ema" and signal_hand is not None and hand >= signal_hand + 1

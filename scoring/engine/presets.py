@@ -47,6 +47,7 @@ _EMA: dict[str, Entry] = {
     "substitute_uma": (-15000, f"{EMA} 7.3"),
     "abortive_draws": ("none", f"{EMA} 3.4: a hand ends only by a win or an exhaustive draw"),
     "agari_yame": ("none", f"{EMA} 3.5: the game ends when the south round ends"),
+    "time_limit": ("ema", f"{EMA} 7.4: after the 15-minute signal, this hand and one more"),
 }
 
 
@@ -95,6 +96,7 @@ _WDMC: dict[str, Entry] = _derive(
     substitute_uma=(-15000, _SILENT_PENALTY),
     abortive_draws=("repeat", f"{WD} 3.8: a null hand keeps round, hand and bonus number"),
     agari_yame=("optional", f"{WD} 3.7.2: a top dealer after South 4 may end the game"),
+    time_limit=("none", "chosen: club rules, the text has no time-limited sessions"),
 )
 
 _WDMC_3P: dict[str, Entry] = _derive(
@@ -141,6 +143,7 @@ _ARI_ARI: dict[str, Entry] = _derive(
     renhou=("none", f"{AA} 10: not in the yaku list"),
     double_wind_pair_fu=(4, f"{AA} 12.2: Renfuu Jantou is 4 fu"),
     abortive_draws=("none", f"{AA} 6: a hand ends by a win or an exhaustive draw"),
+    time_limit=("none", "chosen: club rules, the text has no time-limited sessions"),
 )
 
 SD = "San Diego 2026.06"
@@ -170,6 +173,7 @@ _SAN_DIEGO: dict[str, Entry] = _derive(
     open_tanyao=(True, f"{SD} 1-Han Patterns: All Simples is not marked concealed"),
     renhou=("yakuman", f"{SD} Yakuman: Blessing of Man"),
     abortive_draws=("none", "chosen: the pamphlet lists no abortive draws"),
+    time_limit=("none", "chosen: club rules, the pamphlet has no time-limited sessions"),
 )
 
 ONLINE = "game-record.md presets (common online settings)"
@@ -200,6 +204,7 @@ _TENHOU: dict[str, Entry] = _derive(
     substitute_rule=("none", "chosen: online play has no substitutes"),
     abortive_draws=("counter", "chosen: Tenhou adds a counter after an abortive draw"),
     agari_yame=("auto", "chosen: Tenhou ends the game when the all-last dealer is top"),
+    time_limit=("none", "chosen: online games have no session signal"),
 )
 
 _WRC: dict[str, Entry] = _derive(
@@ -213,6 +218,7 @@ _WRC: dict[str, Entry] = _derive(
     double_wind_pair_fu=(2, "chosen: as EMA 2025 4.1.1"),
     substitute_rule=("ema", "chosen: a tournament, as EMA 2025 7.3"),
     agari_yame=("none", "chosen: a tournament game is played to its end"),
+    time_limit=("none", "chosen: the WRC time rule is not among the rule texts; no signal"),
 )
 
 PRESET_TABLE: dict[str, dict[str, Entry]] = {

@@ -75,11 +75,18 @@ def random_record(
     preset: str | None = None,
     max_hands: int = 40,
     overrides: dict[str, object] | None = None,
+    signal_rate: float = 0.0,
 ) -> dict[str, object]:
-    """A valid record: hands until the rules end the game, or ``end: "time"`` if cut short."""
+    """A valid record: hands until the rules end the game, or ``end: "time"`` if cut short.
+
+    With probability ``signal_rate`` one hand is marked ``time_signal`` (EMA 2025 7.4); the
+    default 0 draws nothing more from ``rng``, so seeded records are unchanged.
+    """
     pid = preset or rng.choice(sorted(PRESETS))
     rules = load_ruleset(pid, overrides)
     hands = [random_hand(rng, rules) for _ in range(rng.randint(1, max_hands))]
+    if signal_rate > 0 and rng.random() < signal_rate:
+        hands[rng.randrange(len(hands))]["time_signal"] = True  # EMA 2025 7.4
     record: dict[str, object] = {
         "format": "riichi-game-record/1",
         "ruleset": pid,

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from .errors import RecordError
-from .flow import START, advance
+from .flow import START, advance, time_up
 from .results import final_results
 from .settle import settle
 from .validate import Record, parse_record
@@ -19,11 +19,12 @@ def _run(rec: Record) -> dict[str, Any]:
     ended_by: str | None = None
     out_hands: list[dict[str, object]] = []
     penalties: list[Mapping[str, object]] = list(rec.penalties)
+    signal: int | None = None  # EMA 2025 7.4: the hand in progress at the time signal
     for i, hand in enumerate(rec.hands):
         if ended_by is not None:
-            raise RecordError(
-                f"the game was over after hand {i - 1} ({ended_by})", hand=i, field="outcome"
-            )
+            raise RecordError(_over_message(i, ended_by, signal), hand=i, field="outcome")
+        if hand.time_signal and rules.time_limit == "ema":
+            signal = i
         settled = settle(hand, state.table(), rules)
         scores = [s + d for s, d in zip(scores, settled.deltas, strict=True)]
         out_hands.append(
@@ -35,6 +36,9 @@ def _run(rec: Record) -> dict[str, Any]:
                 {"seat": seat, "points": points, "kind": "chombo", "note": f"hand {i}"}
             )
         state, ended_by = advance(state, settled, scores, rules, more_hands=i + 1 < len(rec.hands))
+        if ended_by is None and time_up(rules, signal, i):
+            # EMA 2025 7.4: the signal hand and one more (a chombo counts) have been played.
+            ended_by = "time"
     if ended_by is None and rec.end == "time" and rec.hands:
         ended_by = "time"  # EMA 2025 7.4: the session stopped after the last listed hand
     final: dict[str, Any] | None = None
@@ -55,12 +59,27 @@ def _run(rec: Record) -> dict[str, Any]:
     }
 
 
+def _over_message(i: int, ended_by: str, signal: int | None) -> str:
+    if ended_by == "time" and signal is not None:
+        # EMA 2025 7.4: the signal hand and one more hand (a chombo counts) were played.
+        return (
+            f"the game was over after hand {i - 1} (time: the EMA 2025 7.4 time signal "
+            f"sounded during hand {signal}, and one more hand has been played)"
+        )
+    return f"the game was over after hand {i - 1} ({ended_by})"
+
+
 def replay(record: Mapping[str, object]) -> dict[str, Any]:
     """The "Replay output" of game-record.md, plus ``next`` (the coming hand's round, honba,
     riichi sticks and dealer; null once the game is over) and ``ruleset``.
 
     A game still in progress (the rules have not ended it and ``end`` is not "time") has
     ``final`` and ``ended_by`` null. Raises RecordError naming the hand and field.
+
+    EMA 2025 7.4 (engine extension, scoring/engine/README.md): under ``time_limit: "ema"``
+    the hand marked ``"time_signal": true`` and one more hand are played, a chombo counting
+    as one of them; the game then ends with ``ended_by`` "time" and ``next`` null (unless the
+    rules ended it first), and a further hand is a RecordError on its ``outcome``.
     """
     return _run(parse_record(record))
 

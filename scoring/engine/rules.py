@@ -26,6 +26,7 @@ RENHOU = ("none", "mangan", "han5", "yakuman")
 SUBSTITUTE_RULES = ("ema", "none")
 ABORTIVE_DRAWS = ("none", "repeat", "counter")
 AGARI_YAME = ("none", "optional", "auto")
+TIME_LIMITS = ("none", "ema")
 
 
 @dataclass(frozen=True)
@@ -78,6 +79,9 @@ class Ruleset:
     substitute_uma: int = -15000
     abortive_draws: str = "none"  # "none": not in the rules; "repeat": no counter; "counter"
     agari_yame: str = "none"  # the dealer, top in the all-last, may ("optional") or must stop
+    # EMA 2025 7.4: "ema": after a hand marked ``time_signal`` one more hand is played (a
+    # chombo counts as one), then the game ends by time; "none": the mark is ignored.
+    time_limit: str = "none"
 
     def to_dict(self) -> dict[str, object]:
         """JSON-able dict with the game-record key names (``id`` excluded)."""
@@ -112,6 +116,7 @@ _CHOICES: dict[str, tuple[object, ...]] = {
     "substitute_rule": SUBSTITUTE_RULES,
     "abortive_draws": ABORTIVE_DRAWS,
     "agari_yame": AGARI_YAME,
+    "time_limit": TIME_LIMITS,
 }
 _BOOLS = {
     "kiriage",

@@ -2,10 +2,18 @@
 
 Everything a hand can be checked for without the game state is checked here; each error
 names the hand index and the field, and nothing is applied.
+
+Extension of the format (optional, backwards compatible; see scoring/engine/README.md):
+any hand may carry ``"time_signal": true``, the hand in progress when the EMA 2025 7.4
+15-minute signal sounded (a hand begins as soon as the previous one ends, EMA 2025 3.1, so a
+signal between hands marks the next hand). At most one hand carries it. Under a ruleset with
+``time_limit: "ema"`` one more hand follows it, then the game ends by time; other rulesets
+ignore it. A record without it replays exactly as before.
 """
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
@@ -24,6 +32,8 @@ _HAND_KEYS: dict[str, set[str]] = {
     "abortive": set(),
     "chombo": {"offender"},
 }
+# Every outcome; "time_signal" is the engine's extension of the format (EMA 2025 7.4).
+_COMMON_HAND_KEYS = {"outcome", "riichi", "note", "time_signal"}
 _WIN_KEYS = {"winner", "han", "fu", "yakuman", "pao", "yaku", "dora", "tiles", "note"}
 MAX_YAKUMAN = 6  # chosen: a generous bound on stacked (double) yakuman
 
@@ -46,6 +56,8 @@ class Hand:
     tenpai: tuple[int, ...] = ()
     nagashi: tuple[int, ...] = ()
     offender: int | None = None
+    # EMA 2025 7.4: the time signal sounded while this hand was in progress (extension key).
+    time_signal: bool = False
 
 
 @dataclass(frozen=True)
@@ -153,6 +165,17 @@ def _parse_wins(c: _Checker, raw: Mapping[str, object], *, tsumo: bool) -> tuple
 
 
 def parse_hand(raw: object, index: int, rules: Ruleset) -> Hand:
+    hand = _parse_outcome(raw, index, rules)
+    assert isinstance(raw, Mapping)
+    signal = raw.get("time_signal", False)
+    if not isinstance(signal, bool):
+        raise RecordError(
+            f"time_signal must be true or false, not {signal!r}", hand=index, field="time_signal"
+        )
+    return dataclasses.replace(hand, time_signal=True) if signal else hand
+
+
+def _parse_outcome(raw: object, index: int, rules: Ruleset) -> Hand:
     c = _Checker(index, rules)
     if not isinstance(raw, Mapping):
         raise c.fail("", "a hand must be an object")
@@ -160,7 +183,7 @@ def parse_hand(raw: object, index: int, rules: Ruleset) -> Hand:
     if outcome not in OUTCOMES:
         raise c.fail("outcome", f"outcome must be one of {', '.join(OUTCOMES)}, not {outcome!r}")
     assert isinstance(outcome, str)
-    unknown = sorted(set(raw) - _HAND_KEYS[outcome] - {"outcome", "riichi", "note"})
+    unknown = sorted(set(raw) - _HAND_KEYS[outcome] - _COMMON_HAND_KEYS)
     if unknown:
         raise c.fail(unknown[0], f"unknown key {unknown[0]!r} for a {outcome} hand")
     riichi = c.seats(raw.get("riichi", []), "riichi", what="riichi")
@@ -229,6 +252,17 @@ def _check_penalties(c: _Checker, raw: object) -> tuple[Mapping[str, object], ..
     return tuple(raw)
 
 
+def _check_one_signal(hands: Sequence[Hand]) -> None:
+    """EMA 2025 7.4: one 15-minute signal per session, so at most one hand is marked."""
+    marked = [i for i, h in enumerate(hands) if h.time_signal]
+    if len(marked) > 1:
+        raise RecordError(
+            f"the time signal was already marked on hand {marked[0]}",
+            hand=marked[1],
+            field="time_signal",
+        )
+
+
 def parse_record(record: Mapping[str, object]) -> Record:
     if not isinstance(record, Mapping):
         raise RecordError("a game record must be a JSON object", field="")
@@ -264,10 +298,12 @@ def parse_record(record: Mapping[str, object]) -> Record:
     if not isinstance(substitutes, Sequence) or isinstance(substitutes, str):
         raise c.fail("substitutes", "substitutes must be a list")
     parse_substitutes(substitutes, rules)
+    parsed = tuple(parse_hand(h, i, rules) for i, h in enumerate(hands))
+    _check_one_signal(parsed)
     return Record(
         rules=rules,
         players=tuple(players),
-        hands=tuple(parse_hand(h, i, rules) for i, h in enumerate(hands)),
+        hands=parsed,
         end=str(end),
         penalties=_check_penalties(c, record.get("penalties")),
         substitutes=tuple(substitutes),

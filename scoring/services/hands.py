@@ -79,7 +79,7 @@ def tile_check(game: Game, *, number: int, tiles: str) -> dict[str, Any]:
         "han": evaluation.han,
         "fu": evaluation.fu,
         "yakuman": evaluation.yakuman,
-        "yaku": [{"name": name, "han": han} for name, han in evaluation.yaku],
+        "yaku": evaluation.yaku_entries(),
         "mismatches": mismatches,
     }
 

@@ -24,6 +24,10 @@ Notation (full text in docs/tile-notation.md):
   notation; winds are ``E``, ``S``, ``W``, ``N``. The winner is the dealer when the seat
   wind is ``E``.
 
+Yaku carry the library's romaji names (``ev.yaku``); ``ema_name("Menzen Tsumo")`` gives the
+EMA 2025 rule book's English name (``"Fully Concealed Hand"``), and ``ev.to_dict()`` lists
+each yaku as ``{"name", "ema_name", "han"}``.
+
 Errors are ``TileError(field, message)``: not a complete hand, no yaku, five of a tile,
 wrong tile count, invalid meld, and situations that contradict each other or the tiles.
 Command line: ``python -m scoring hand "<notation>" --ruleset ema-2025 --riichi --tsumo``.
@@ -32,5 +36,6 @@ Command line: ``python -m scoring hand "<notation>" --ruleset ema-2025 --riichi 
 from .adapter import Evaluation, Situation, evaluate
 from .crosscheck import cross_check
 from .errors import TileError
+from .names import ema_name
 
-__all__ = ["Evaluation", "Situation", "TileError", "cross_check", "evaluate"]
+__all__ = ["Evaluation", "Situation", "TileError", "cross_check", "ema_name", "evaluate"]

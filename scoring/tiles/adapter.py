@@ -40,6 +40,7 @@ from scoring.engine.points import HandPayment, hand_payment
 from scoring.engine.rules import Ruleset
 
 from .errors import TileError
+from .names import ema_name
 from .notation import WINDS, Hand, TileSpec, indicator_ids, parse_hand, parse_tiles
 
 RENHOU_YAKU = "Renhou"
@@ -153,7 +154,8 @@ class Situation:
 @dataclass(frozen=True)
 class Evaluation:
     """What the tiles are worth. ``han`` includes dora and is 0 for a yakuman hand;
-    ``fu`` is None where no fu are counted (yakuman, a bare blessing of man)."""
+    ``fu`` is None where no fu are counted (yakuman, a bare blessing of man). ``yaku`` names
+    are the library's (romaji); ``yaku_entries()`` adds the EMA 2025 names."""
 
     han: int
     fu: int | None
@@ -171,13 +173,18 @@ class Evaluation:
         """What this win takes from the other players, before counters and sticks."""
         return self.payment.total_tsumo if self.tsumo else self.payment.total_ron
 
+    def yaku_entries(self) -> list[dict[str, object]]:
+        """``[{"name", "ema_name", "han"}]``: ``name`` is the library's romaji name, as it
+        always was; ``ema_name`` the English name of the EMA 2025 rule book (section 4.2)."""
+        return [{"name": name, "ema_name": ema_name(name), "han": han} for name, han in self.yaku]
+
     def to_dict(self) -> dict[str, object]:
         p = self.payment
         return {
             "han": self.han,
             "fu": self.fu,
             "yakuman": self.yakuman,
-            "yaku": [{"name": name, "han": han} for name, han in self.yaku],
+            "yaku": self.yaku_entries(),
             "dora": self.dora,
             "fu_details": [{"reason": reason, "fu": fu} for reason, fu in self.fu_details],
             "dealer": self.dealer,

@@ -1,6 +1,8 @@
 """``python -m scoring hand "<notation>" --ruleset ema-2025 [flags]``: print the hand as JSON.
 
-The engine's ``scoring/__main__.py`` calls ``run(sys.argv[2:])``. Errors print
+Each yaku is printed as ``{"name", "ema_name", "han"}``: the library's romaji name and the
+EMA 2025 rule book's English name (scoring/tiles/names.py). The engine's
+``scoring/__main__.py`` calls ``run(sys.argv[2:])``. Errors print
 ``{"error": {"field": ..., "message": ...}}`` and return 1.
 """
 

@@ -30,6 +30,7 @@ OVERRIDES = st.fixed_dictionaries(
         "tie_break": st.sampled_from(["split", "seat"]),
         "result_rounding": st.sampled_from(["none", "tenhou"]),
         "kiriage": st.booleans(),
+        "time_limit": st.sampled_from(["none", "ema"]),  # EMA 2025 7.4
     },
 )
 
@@ -39,7 +40,9 @@ def games(draw: st.DrawFn) -> dict[str, Any]:
     preset = draw(st.sampled_from(sorted(PRESETS)))
     overrides = draw(OVERRIDES)
     rng = random.Random(draw(st.integers(0, 2**32 - 1)))
-    return random_record(rng, preset, overrides=overrides)
+    # EMA 2025 7.4: some games carry the time signal (and may end by it).
+    signal_rate = draw(st.sampled_from([0.0, 0.5]))
+    return random_record(rng, preset, overrides=overrides, signal_rate=signal_rate)
 
 
 def _sticks_after(hand: dict[str, Any], sticks: int) -> int:

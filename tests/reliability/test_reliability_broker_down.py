@@ -35,7 +35,11 @@ def celery_broker(url: str) -> Iterator[None]:
     """Send tasks to `url` for real (not eagerly), failing fast; everything restored after."""
     conf = celery_app.conf
     wanted: dict[str, Any] = {
+        # broker_url alone would lose to a CELERY_BROKER_URL in the environment (CI sets one);
+        # the read/write URLs are what connections use, and they take the setting first.
         "broker_url": url,
+        "broker_read_url": url,
+        "broker_write_url": url,
         "task_always_eager": False,
         "broker_connection_timeout": 1,
         "broker_connection_max_retries": 0,

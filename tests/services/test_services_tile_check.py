@@ -82,7 +82,7 @@ def test_seat_wind_follows_the_dealer_of_the_replayed_hand(game, referee):
         tiles=SOUTH_PON,
     )
     assert Hand.objects.get(game=game, number=1).tile_check["yaku"] == [
-        {"name": "Yakuhai (seat wind south)", "han": 1}
+        {"name": "Yakuhai (seat wind south)", "ema_name": "Seat Wind Triplet", "han": 1}
     ]
     # Seat 1 (east now) has no yaku with these tiles: refused, naming "tiles".
     with pytest.raises(ValidationFailed) as err:

@@ -188,3 +188,17 @@ def test_every_ema_yaku_has_a_case():
     case_ids = {case[0] for case in CASES} | {case[0] for case in YAKUMAN}
     assert len(EMA_LIST) == 40
     assert set(EMA_LIST.values()) <= case_ids
+
+
+CASE_BY_ID = {case[0]: (case[1], case[2]) for case in CASES} | {
+    case[0]: (case[1], case[2]) for case in YAKUMAN
+}
+
+
+@pytest.mark.parametrize(("ema_name", "case_id"), sorted(EMA_LIST.items()))
+def test_each_yaku_is_reported_under_its_ema_name(score, ema_name, case_id):
+    # The API and the command line list each yaku as {"name", "ema_name", "han"}: ``name`` is
+    # the library's (unchanged), ``ema_name`` the rule book's English name (EMA 2025 4.2).
+    notation, situation = CASE_BY_ID[case_id]
+    entries = score(notation, **situation).to_dict()["yaku"]
+    assert ema_name in {entry["ema_name"] for entry in entries}

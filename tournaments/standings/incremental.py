@@ -85,8 +85,19 @@ class _Row:
 
 
 def load_tournament(cursor: Any, tournament_id: int) -> tuple[list[str], str, dict[str, Any]]:
-    """Lock the tournament row (serializes recomputes) and read its standings settings."""
-    lock = " FOR UPDATE" if connection.features.has_select_for_update else ""
+    """Lock the tournament row (serializes recomputes) and read its standings settings.
+
+    NO KEY UPDATE where the database has it: it still serializes recomputes, but does not hold
+    up the inserts that merely reference the tournament (a hand's audit entry) meanwhile.
+    """
+    features = connection.features
+    lock = (
+        " FOR NO KEY UPDATE"
+        if features.has_select_for_no_key_update
+        else " FOR UPDATE"
+        if features.has_select_for_update
+        else ""
+    )
     cursor.execute(
         f"SELECT tie_breaks, ruleset, rule_overrides FROM {_table(Tournament)} WHERE id = %s{lock}",
         [tournament_id],

@@ -288,7 +288,9 @@ def _replace_rows(tournament_id: int, rows: list[StandingRow]) -> None:
 @transaction.atomic
 def recompute_standings(*, tournament_id: int) -> None:
     """Rebuild every standings row of the tournament from its finished games (idempotent)."""
-    tournament = Tournament.objects.select_for_update().get(pk=tournament_id)
+    # NO KEY UPDATE (where supported), as in incremental.load_tournament.
+    no_key = connection.features.has_select_for_no_key_update
+    tournament = Tournament.objects.select_for_update(no_key=no_key).get(pk=tournament_id)
     _replace_rows(tournament_id, compute_standings(tournament))
     touch(tournament_id)
 
