@@ -154,10 +154,10 @@ def main() -> int:
             connection.default_channel.queue_delete(queue)  # type: ignore[attr-defined]
 
     print(f"\nrequest cost, one at a time ({options.hands} hands, {options.reads} reads each)")
-    print(f"{'request':<16}{'median ms':>10}{'p95 ms':>9}{'SQL':>5}   baseline (adeebc5)   ratio")
+    print(f"{'request':<16}{'median ms':>10}{'p95 ms':>9}{'SQL':>5}   baseline (adeebc5)")
     for name, (median, p95, queries) in results.items():
         base = BASELINE[name]
-        ratio = f"{base[0] / median:5.1f}x faster" if base[0] else "  (no baseline)"
+        ratio = f"speed-up {base[0] / median:.1f}x" if base[0] else "(no baseline)"
         print(
             f"{name:<16}{median:>10.1f}{p95:>9.1f}{queries:>5}   "
             f"{base[0]:>6.1f} / {base[1]:>6.1f} / {base[2]:>3}   {ratio}"
