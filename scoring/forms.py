@@ -40,9 +40,17 @@ class HandEntryForm(forms.Form):
     tiles = forms.CharField(required=False, max_length=120)
     expected_version = forms.IntegerField(min_value=0, widget=forms.HiddenInput)
 
-    def __init__(self, *args: Any, players: list[str], **kwargs: Any) -> None:
+    def __init__(
+        self, *args: Any, players: list[str], offer_time_signal: bool = False, **kwargs: Any
+    ) -> None:
         super().__init__(*args, **kwargs)
         self.players = players
+        if offer_time_signal:
+            # EMA 2025 7.4: the hand in progress when the 15-minutes-left signal sounded. Only
+            # under rules with time_limit "ema" (the views decide); sent only when checked.
+            self.fields["time_signal"] = forms.BooleanField(
+                required=False, label=_("Time signal sounded during this hand (EMA 7.4)")
+            )
         seats = _seat_choices(players)
         for name in ("winners", "riichi", "tenpai", "nagashi"):
             self.fields[name].choices = seats  # type: ignore[attr-defined]
@@ -148,6 +156,8 @@ class HandEntryForm(forms.Form):
         if data.get("tiles") and (outcome not in ("ron", "tsumo") or len(winners) != 1):
             self.add_error("tiles", _("Tiles can be checked for a single win only."))
             return data
+        if data.get("time_signal"):
+            hand["time_signal"] = True  # never False: unmarked hands stay as they were
         self.hand = hand
         return data
 
@@ -161,6 +171,13 @@ class ReasonForm(forms.Form):
 
 class VersionForm(forms.Form):
     expected_version = forms.IntegerField(min_value=0, widget=forms.HiddenInput)
+
+
+# Hand keys whose engine errors belong to the form field of the same name ("wins": winners;
+# "time_signal", EMA 2025 7.4, only when the form offers it, else the error goes on top).
+_TOP_LEVEL_FIELDS = frozenset(
+    {"outcome", "loser", "riichi", "tenpai", "nagashi", "offender", "wins", "time_signal"}
+)
 
 
 # Map an engine field path ("wins[0].fu") to the form field it came from.
@@ -183,6 +200,6 @@ def field_for_engine_error(path: str, hand: dict[str, Any]) -> str | None:
         if leaf in ("han", "fu", "yakuman", "pao"):
             return f"{leaf}_{seat}"
         return "winners"
-    if head in ("outcome", "loser", "riichi", "tenpai", "nagashi", "offender", "wins"):
+    if head in _TOP_LEVEL_FIELDS:
         return "winners" if head == "wins" else head
     return None

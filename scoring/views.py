@@ -80,7 +80,10 @@ def table_state(game: Game) -> dict[str, Any]:
                 "number": i,
                 "data": stored,
                 "out": out,
+                "label": f"{out['round']}-{out['honba']}" if out["honba"] else str(out["round"]),
                 "summary": describe_hand(stored, players),
+                # EMA 2025 7.4: the hand in progress when the 15-minute signal sounded.
+                "time_signal": stored.get("time_signal") is True,
                 "cells": [
                     {"score": score, "delta": delta}
                     for score, delta in zip(out["scores"], out["deltas"], strict=False)
@@ -96,9 +99,29 @@ def table_state(game: Game) -> dict[str, Any]:
         "dealer": dealer,
         "over": over,
         "final": result.get("final"),
+        # "time": the EMA 2025 7.4 signal hand and one more were played, or finalized on time.
+        "ended_by": result.get("ended_by"),
+        "time_limit_ema": rules.time_limit == "ema",
+        # The row of the hand marked with the signal, under rules that act on it.
+        "time_signal_hand": next((row for row in rows if row["time_signal"]), None)
+        if rules.time_limit == "ema"
+        else None,
         "hands": rows,
         "rules": rules,
     }
+
+
+def offers_time_signal(state: dict[str, Any], *, editing: int | None = None) -> bool:
+    """Whether the hand form shows the EMA 2025 7.4 "time signal" checkbox.
+
+    Under rules with ``time_limit: "ema"`` while no other hand carries the signal (the engine
+    allows one per game); when correcting hand ``editing``, also whenever that hand carries it,
+    so the flag is shown pre-filled and can be kept or cleared.
+    """
+    marked = [row["number"] for row in state["hands"] if row["time_signal"]]
+    if editing is not None and editing in marked:
+        return True
+    return bool(state["time_limit_ema"]) and not marked
 
 
 def describe_hand(hand: dict[str, Any], players: list[str]) -> str:
@@ -169,7 +192,11 @@ def referee_home(request: HttpRequest) -> HttpResponse:
 def _entry_context(game: Game, form: HandEntryForm | None = None, **extra: Any) -> dict[str, Any]:
     state = table_state(game)
     if form is None:
-        form = HandEntryForm(players=state["players"], initial={"expected_version": game.version})
+        form = HandEntryForm(
+            players=state["players"],
+            initial={"expected_version": game.version},
+            offer_time_signal=offers_time_signal(state),
+        )
     return {
         "game": game,
         "state": state,
@@ -230,7 +257,9 @@ def game_preview(request: HttpRequest, game_id: int) -> HttpResponse:
     """htmx: what the entered hand pays, and the scores after it; nothing is saved."""
     game = _game_for_editing(request, game_id)
     state = table_state(game)
-    form = HandEntryForm(request.POST, players=state["players"])
+    form = HandEntryForm(
+        request.POST, players=state["players"], offer_time_signal=offers_time_signal(state)
+    )
     context: dict[str, Any] = {"game": game, "state": state, "form": form}
     if form.is_valid():
         context["warnings"] = _tile_warnings(game, form, state)
@@ -249,7 +278,14 @@ def game_preview(request: HttpRequest, game_id: int) -> HttpResponse:
             ]
             context["changes"] = [row for row in context["after"] if row["delta"]]
             context["ends_game"] = result.get("next") is None
+            context["ended_by"] = result.get("ended_by")
             context["final"] = result.get("final")
+            # EMA 2025 7.4: marking this hand leaves exactly one more hand to play.
+            context["one_more_hand"] = (
+                form.hand.get("time_signal") is True
+                and state["time_limit_ema"]
+                and not context["ends_game"]
+            )
     return render(request, "scoring/_preview.html", context)
 
 
@@ -258,7 +294,9 @@ def game_preview(request: HttpRequest, game_id: int) -> HttpResponse:
 def game_add_hand(request: HttpRequest, game_id: int) -> HttpResponse:
     game = _game_for_editing(request, game_id)
     state = table_state(game)
-    form = HandEntryForm(request.POST, players=state["players"])
+    form = HandEntryForm(
+        request.POST, players=state["players"], offer_time_signal=offers_time_signal(state)
+    )
     if not form.is_valid():
         return render(request, "scoring/entry.html", _entry_context(game, form), status=400)
     warnings = _tile_warnings(game, form, state)
@@ -292,7 +330,10 @@ def _conflict(request: HttpRequest, game: Game, form: HandEntryForm) -> HttpResp
     game.refresh_from_db()
     data = request.POST.copy()
     data["expected_version"] = str(game.version)
-    fresh = HandEntryForm(data, players=table_state(game)["players"])
+    state = table_state(game)
+    fresh = HandEntryForm(
+        data, players=state["players"], offer_time_signal=offers_time_signal(state)
+    )
     fresh.is_valid()
     return render(
         request,
@@ -315,6 +356,8 @@ def _hand_initial(hand: dict[str, Any]) -> dict[str, Any]:
         initial["loser"] = str(hand["loser"])
     if "offender" in hand:
         initial["offender"] = str(hand["offender"])
+    if hand.get("time_signal") is True:
+        initial["time_signal"] = True  # EMA 2025 7.4
     for win in hand.get("wins", []):
         seat = win["winner"]
         for key in ("han", "fu", "yakuman", "pao"):
@@ -333,8 +376,9 @@ def game_edit_last(request: HttpRequest, game_id: int) -> HttpResponse:
         return redirect("scoring:entry", game_id=game.pk)
     last = state["hands"][-1]
     reason_form = ReasonForm(request.POST or None, initial={"expected_version": game.version})
+    offer = offers_time_signal(state, editing=last["number"])
     if request.method == "POST":
-        form = HandEntryForm(request.POST, players=state["players"])
+        form = HandEntryForm(request.POST, players=state["players"], offer_time_signal=offer)
         if form.is_valid() and reason_form.is_valid():
             from scoring.services import correct_hand
 
@@ -353,7 +397,11 @@ def game_edit_last(request: HttpRequest, game_id: int) -> HttpResponse:
                 state = table_state(game)
                 data = request.POST.copy()
                 data["expected_version"] = str(game.version)
-                form = HandEntryForm(data, players=state["players"])
+                form = HandEntryForm(
+                    data,
+                    players=state["players"],
+                    offer_time_signal=offers_time_signal(state, editing=last["number"]),
+                )
                 form.is_valid()
                 form.add_error(None, _("The game changed meanwhile; check the table and retry."))
                 status = 409
@@ -371,6 +419,7 @@ def game_edit_last(request: HttpRequest, game_id: int) -> HttpResponse:
         form = HandEntryForm(
             players=state["players"],
             initial={**_hand_initial(last["data"]), "expected_version": game.version},
+            offer_time_signal=offer,
         )
         status = 200
     context = {
