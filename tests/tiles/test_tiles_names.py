@@ -18,7 +18,8 @@ from scoring.tiles.adapter import RENHOU_YAKU, library_options
 from scoring.tiles.cli import run
 from scoring.tiles.names import EMA_NAMES, EMA_NAMES_BY_CLASS, NOT_REPORTED
 
-RULE_BOOK = Path("/work/shared/rules/001_4d8886c2218fc64c.txt")
+# The rule texts sit beside the repository (../shared/rules), as in CI's checkout.
+RULE_BOOK = Path(__file__).resolve().parents[3] / "shared/rules/001_4d8886c2218fc64c.txt"
 
 # EMA 2025 4.2.1-4.2.6: the 41 English names of the rule book's yaku list.
 EMA_2025_YAKU = {
