@@ -262,6 +262,20 @@ def seed(*, referees: int, games_per_referee: int, readers_players: int) -> dict
         user = user_model.objects.create_user(f"load-referee-{r}", password=secrets.token_hex(8))
         StaffRole.objects.create(tournament=tournament, user=user, role=StaffRole.Role.REFEREE)
         tokens.append(Token.objects.create(user=user).key)
+
+    def sit(order: list[Any], tables: list[Any], games: list[Any]) -> None:
+        """Four players of `order` per table, in wind order, at the table and in its game."""
+        Seat.objects.bulk_create(
+            Seat(table=t, wind=w, player=order[4 * i + w])
+            for i, t in enumerate(tables)
+            for w in range(4)
+        )
+        GameSeat.objects.bulk_create(
+            GameSeat(game=g, seat=w, player=order[4 * i + w])
+            for i, g in enumerate(games)
+            for w in range(4)
+        )
+
     rng = random.Random(7)
     # Mid-tournament: a first session already played (paper scores), so the readers get a
     # standings table with a row per player from the first second, as they would.
@@ -282,16 +296,7 @@ def seed(*, referees: int, games_per_referee: int, readers_players: int) -> dict
         )
         for table in tables
     )
-    Seat.objects.bulk_create(
-        Seat(table=t, wind=w, player=order[4 * i + w])
-        for i, t in enumerate(tables)
-        for w in range(4)
-    )
-    GameSeat.objects.bulk_create(
-        GameSeat(game=g, seat=w, player=order[4 * i + w])
-        for i, g in enumerate(finished)
-        for w in range(4)
-    )
+    sit(order, tables, finished)
     recompute_standings(tournament_id=tournament.pk)
 
     games: list[list[int]] = [[] for _ in range(referees)]
@@ -305,16 +310,7 @@ def seed(*, referees: int, games_per_referee: int, readers_players: int) -> dict
         order = players[: 4 * referees]
         rng.shuffle(order)
         seated = Game.objects.bulk_create(Game(table=table, ruleset="ema-2025") for table in tables)
-        Seat.objects.bulk_create(
-            Seat(table=t, wind=w, player=order[4 * i + w])
-            for i, t in enumerate(tables)
-            for w in range(4)
-        )
-        GameSeat.objects.bulk_create(
-            GameSeat(game=g, seat=w, player=order[4 * i + w])
-            for i, g in enumerate(seated)
-            for w in range(4)
-        )
+        sit(order, tables, seated)
         for r, game in enumerate(seated):
             games[r].append(game.pk)
     return {
