@@ -56,4 +56,4 @@ worker: install
 	$(BIN)/celery -A config worker --loglevel=info
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis staticfiles db.sqlite3
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis staticfiles db.sqlite3 db.sqlite3-shm db.sqlite3-wal
