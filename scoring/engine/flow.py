@@ -1,6 +1,7 @@
 """Game flow: round wind, dealer rotation, counters and the end of the game.
 
 The end by time (EMA 2025 7.4) is ``time_up``: the hand marked ``time_signal`` and one more.
+The WDMC 2019 3.7.1 West 1 after a noten South-4 draw is ``west_sudden_death: "wdmc"``.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from dataclasses import dataclass
 
 from .rules import Ruleset
 from .settle import Settlement, Table
+from .validate import Hand
 
 WINDS = "ESWN"
 EAST, SOUTH, WEST = 0, 1, 2
@@ -56,11 +58,13 @@ def advance(
     rules: Ruleset,
     *,
     more_hands: bool,
+    hand: Hand | None = None,
 ) -> tuple[State, str | None]:
     """The state after a hand, and why the game ended (None while it goes on).
 
     ``more_hands`` says whether the record goes on; an optional stop (WDMC 2019 3.7.2) is
-    taken only where the record stops.
+    taken only where the record stops. ``hand`` (the hand just settled) is needed only for
+    ``west_sudden_death`` (WDMC 2019 3.7.1); without it that rule is not applied.
     """
     honba = {"add": state.honba + 1, "reset": 0, "keep": state.honba}[settled.counter]
     if settled.dealer_stays:
@@ -80,16 +84,36 @@ def advance(
         and (rules.agari_yame == "auto" or not more_hands)
     ):
         return nxt, "dealer_top"  # WDMC 2019 3.7.2: the top dealer stops in the all-last
-    if state.wind == WEST and max(scores) >= rules.return_points:
+    sudden_death = rules.west_sudden_death == "wdmc" and hand is not None
+    if sudden_death and state.wind == WEST and _non_dealer_won(hand, state.dealer):
+        return nxt, "west"  # WDMC 2019 3.7.1: in the west round a non-dealer win ends it
+    if rules.west_round and state.wind == WEST and max(scores) >= rules.return_points:
         return nxt, "west"  # sudden death in the west round
     # EMA 2025 3.5: the game ends after the south round, unless the west round is played
-    # while no one has reached the return points.
+    # while no one has reached the return points, or (WDMC 2019 3.7.1) the all-last South
+    # hand was an exhaustive draw with the dealer noten.
     west = rules.west_round and max(scores) < rules.return_points
+    if sudden_death and _noten_dealer_draw(hand, state.dealer):
+        west = True
     if nxt.wind == SOUTH + 1 and state.wind == SOUTH and not west:
         return nxt, f"south{rules.players}"
     if nxt.wind > WEST:
         return nxt, f"west{rules.players}"
     return nxt, None
+
+
+def _noten_dealer_draw(hand: Hand | None, dealer: int) -> bool:
+    """WDMC 2019 3.7.1: "the Hand ends in a draw and the Dealer is not in Tenpai" (an
+    exhaustive draw, nagashi included; not an abortive draw, which repeats the hand)."""
+    return hand is not None and hand.outcome in ("draw", "nagashi") and dealer not in hand.tenpai
+
+
+def _non_dealer_won(hand: Hand | None, dealer: int) -> bool:
+    """WDMC 2019 3.7.1: "until a player besides the Dealer wins" (a ron or tsumo with a
+    winner other than the dealer, also when the dealer is one of several winners)."""
+    if hand is None or hand.outcome not in ("ron", "tsumo"):
+        return False
+    return any(w.winner != dealer for w in hand.wins)
 
 
 def _dealer_top(dealer: int, scores: Sequence[int], rules: Ruleset) -> bool:

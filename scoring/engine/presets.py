@@ -48,6 +48,7 @@ _EMA: dict[str, Entry] = {
     "abortive_draws": ("none", f"{EMA} 3.4: a hand ends only by a win or an exhaustive draw"),
     "agari_yame": ("none", f"{EMA} 3.5: the game ends when the south round ends"),
     "time_limit": ("ema", f"{EMA} 7.4: after the 15-minute signal, this hand and one more"),
+    "west_sudden_death": ("none", f"{EMA} 3.5: the game ends when the south round ends"),
 }
 
 
@@ -79,7 +80,10 @@ _WDMC: dict[str, Entry] = _derive(
     multi_ron_riichi=("own_back", f"{WD} 3.5.3.1: losers' sticks to the nearest winner"),
     leftover_riichi=("first_place", "chosen: the text is silent; as EMA 3.7"),
     bust=(True, f"{WD} 3.0 and 1.7 (Bust): the game ends below zero"),
-    west_round=(False, f"chosen: the {WD} 3.7.1 West-1 sudden death is not modelled"),
+    west_round=(
+        False,
+        f"{WD} 3.0: the game ends after South 4 (the 3.7.1 West 1 is west_sudden_death)",
+    ),
     dealer_stays_on_draw=("tenpai", f"{WD} 3.0 / 3.6"),
     chombo=({"mode": "reverse_mangan", "points": 8000}, f"{WD} 3.10: 4,000 / 2,000 at the table"),
     nagashi_mangan=(True, f"{WD} 4.1.6.2: scored as a tsumo mangan"),
@@ -97,6 +101,14 @@ _WDMC: dict[str, Entry] = _derive(
     abortive_draws=("repeat", f"{WD} 3.8: a null hand keeps round, hand and bonus number"),
     agari_yame=("optional", f"{WD} 3.7.2: a top dealer after South 4 may end the game"),
     time_limit=("none", "chosen: club rules, the text has no time-limited sessions"),
+    west_sudden_death=(
+        "wdmc",
+        f"{WD} 3.7.1 (printed in 3.7.2): an S4 draw with the dealer noten goes into West 1;"
+        " the game then ends when a non-dealer wins (several winners with the dealer among"
+        " them count; a nagashi is a draw), dealer wins and draws go on as usual, and"
+        " chosen: the game ends after West 4 (the text names only a west round); the"
+        " 3-player rules (5.1) keep it",
+    ),
 )
 
 _WDMC_3P: dict[str, Entry] = _derive(
@@ -132,6 +144,7 @@ _ARI_ARI: dict[str, Entry] = _derive(
     leftover_riichi=("first_place", "chosen: the text is silent; as EMA 3.7"),
     bust=(False, "chosen: the text is silent; as EMA 4.1.4"),
     west_round=(False, "chosen: the text is silent; the game ends after South 4"),
+    west_sudden_death=("none", "chosen: the text is silent; the game ends after South 4"),
     dealer_stays_on_draw=("tenpai", f"{AA} 11.2: a counter after a draw or dealer repeat"),
     chombo=(
         {"mode": "reverse_mangan", "points": 8000},
@@ -163,6 +176,7 @@ _SAN_DIEGO: dict[str, Entry] = _derive(
     leftover_riichi=("first_place", "chosen: the pamphlet is silent; as EMA 3.7"),
     bust=(False, "chosen: the pamphlet is silent; as EMA 4.1.4"),
     west_round=(False, "chosen: the pamphlet is silent"),
+    west_sudden_death=("none", "chosen: the pamphlet is silent"),
     dealer_stays_on_draw=("tenpai", f"{SD} Continuity Rounds"),
     chombo=(
         {"mode": "reverse_mangan", "points": 8000},
@@ -193,6 +207,7 @@ _TENHOU: dict[str, Entry] = _derive(
     leftover_riichi=("first_place", "chosen: sticks left at the end go to first place"),
     bust=(True, ONLINE),
     west_round=(True, ONLINE),
+    west_sudden_death=("none", "chosen: Tenhou's west round is west_round"),
     chombo=(
         {"mode": "reverse_mangan", "points": 8000},
         "chosen: no referee online; paid at the table as EMA 3.4.6 outside tournaments",

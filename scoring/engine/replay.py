@@ -35,7 +35,9 @@ def _run(rec: Record) -> dict[str, Any]:
             penalties.append(
                 {"seat": seat, "points": points, "kind": "chombo", "note": f"hand {i}"}
             )
-        state, ended_by = advance(state, settled, scores, rules, more_hands=i + 1 < len(rec.hands))
+        state, ended_by = advance(
+            state, settled, scores, rules, more_hands=i + 1 < len(rec.hands), hand=hand
+        )
         if ended_by is None and time_up(rules, signal, i):
             # EMA 2025 7.4: the signal hand and one more (a chombo counts) have been played.
             ended_by = "time"

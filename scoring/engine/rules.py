@@ -27,6 +27,7 @@ SUBSTITUTE_RULES = ("ema", "none")
 ABORTIVE_DRAWS = ("none", "repeat", "counter")
 AGARI_YAME = ("none", "optional", "auto")
 TIME_LIMITS = ("none", "ema")
+WEST_SUDDEN_DEATH = ("none", "wdmc")
 
 
 @dataclass(frozen=True)
@@ -82,6 +83,10 @@ class Ruleset:
     # EMA 2025 7.4: "ema": after a hand marked ``time_signal`` one more hand is played (a
     # chombo counts as one), then the game ends by time; "none": the mark is ignored.
     time_limit: str = "none"
+    # WDMC 2019 3.7.1 (3.7.2 in the text's numbering): "wdmc": an exhaustive draw in the
+    # all-last South hand with the dealer noten leads into West 1, and from then on the game
+    # ends as soon as a player other than the dealer wins; "none": not played.
+    west_sudden_death: str = "none"
 
     def to_dict(self) -> dict[str, object]:
         """JSON-able dict with the game-record key names (``id`` excluded)."""
@@ -117,6 +122,7 @@ _CHOICES: dict[str, tuple[object, ...]] = {
     "abortive_draws": ABORTIVE_DRAWS,
     "agari_yame": AGARI_YAME,
     "time_limit": TIME_LIMITS,
+    "west_sudden_death": WEST_SUDDEN_DEATH,
 }
 _BOOLS = {
     "kiriage",

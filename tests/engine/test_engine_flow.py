@@ -99,8 +99,13 @@ def test_agari_yame_auto_and_optional() -> None:
     with pytest.raises(RecordError):
         replay(record("tenhou", [*start, last_win, draw([])]))
     assert replay(record("wdmc-2019", [*start, last_win]))["ended_by"] == "dealer_top"
-    # The WDMC dealer chose to go on: the noten draw then ends the game.
-    assert replay(record("wdmc-2019", [*start, last_win, draw([])]))["ended_by"] == "south4"
+    # The WDMC dealer chose to go on: the noten draw then leads into West 1
+    # (WDMC 2019 3.7.1), or ends the game without that rule.
+    went_on = replay(record("wdmc-2019", [*start, last_win, draw([])]))
+    assert went_on["ended_by"] is None and went_on["next"]["round"] == "W1"
+    no_west = {"west_sudden_death": "none"}
+    ended = replay(record("wdmc-2019", [*start, last_win, draw([])], rules=no_west))
+    assert ended["ended_by"] == "south4"
     assert replay(record("ema-2025", [*start, last_win]))["ended_by"] is None
 
 
