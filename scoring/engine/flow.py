@@ -58,13 +58,13 @@ def advance(
     rules: Ruleset,
     *,
     more_hands: bool,
-    hand: Hand | None = None,
+    hand: Hand,
 ) -> tuple[State, str | None]:
     """The state after a hand, and why the game ended (None while it goes on).
 
     ``more_hands`` says whether the record goes on; an optional stop (WDMC 2019 3.7.2) is
-    taken only where the record stops. ``hand`` (the hand just settled) is needed only for
-    ``west_sudden_death`` (WDMC 2019 3.7.1); without it that rule is not applied.
+    taken only where the record stops. ``hand`` is the hand just settled (its outcome decides
+    ``west_sudden_death``, WDMC 2019 3.7.1).
     """
     honba = {"add": state.honba + 1, "reset": 0, "keep": state.honba}[settled.counter]
     if settled.dealer_stays:
@@ -84,7 +84,7 @@ def advance(
         and (rules.agari_yame == "auto" or not more_hands)
     ):
         return nxt, "dealer_top"  # WDMC 2019 3.7.2: the top dealer stops in the all-last
-    sudden_death = rules.west_sudden_death == "wdmc" and hand is not None
+    sudden_death = rules.west_sudden_death == "wdmc"
     if sudden_death and state.wind == WEST and _non_dealer_won(hand, state.dealer):
         return nxt, "west"  # WDMC 2019 3.7.1: in the west round a non-dealer win ends it
     if rules.west_round and state.wind == WEST and max(scores) >= rules.return_points:
@@ -102,18 +102,16 @@ def advance(
     return nxt, None
 
 
-def _noten_dealer_draw(hand: Hand | None, dealer: int) -> bool:
+def _noten_dealer_draw(hand: Hand, dealer: int) -> bool:
     """WDMC 2019 3.7.1: "the Hand ends in a draw and the Dealer is not in Tenpai" (an
     exhaustive draw, nagashi included; not an abortive draw, which repeats the hand)."""
-    return hand is not None and hand.outcome in ("draw", "nagashi") and dealer not in hand.tenpai
+    return hand.outcome in ("draw", "nagashi") and dealer not in hand.tenpai
 
 
-def _non_dealer_won(hand: Hand | None, dealer: int) -> bool:
+def _non_dealer_won(hand: Hand, dealer: int) -> bool:
     """WDMC 2019 3.7.1: "until a player besides the Dealer wins" (a ron or tsumo with a
     winner other than the dealer, also when the dealer is one of several winners)."""
-    if hand is None or hand.outcome not in ("ron", "tsumo"):
-        return False
-    return any(w.winner != dealer for w in hand.wins)
+    return hand.outcome in ("ron", "tsumo") and any(w.winner != dealer for w in hand.wins)
 
 
 def _dealer_top(dealer: int, scores: Sequence[int], rules: Ruleset) -> bool:
