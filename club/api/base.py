@@ -119,12 +119,13 @@ class ServiceErrorsMixin:
         if isinstance(exc, ValidationFailed):
             body = {**exc.as_dict(), "field": _api_field(exc.field)}
             return Response(body, status=status.HTTP_400_BAD_REQUEST)
-        if isinstance(exc, ServiceUnavailable):
-            body = {"field": exc.field, "message": exc.message, "errors": []}
-            return Response(body, status=status.HTTP_503_SERVICE_UNAVAILABLE)
         if isinstance(exc, ServiceError):
             body = {"field": exc.field, "message": exc.message, "errors": []}
-            return Response(body, status=status.HTTP_400_BAD_REQUEST)
+            unavailable = isinstance(exc, ServiceUnavailable)  # the broker is down: retry
+            code = (
+                status.HTTP_503_SERVICE_UNAVAILABLE if unavailable else status.HTTP_400_BAD_REQUEST
+            )
+            return Response(body, status=code)
         if isinstance(exc, RecordError):
             body = {"field": exc.field or None, "message": exc.message, "errors": [exc.as_dict()]}
             return Response(body, status=status.HTTP_400_BAD_REQUEST)
