@@ -85,7 +85,11 @@ _WDMC: dict[str, Entry] = _derive(
         f"{WD} 3.0: the game ends after South 4 (the 3.7.1 West 1 is west_sudden_death)",
     ),
     dealer_stays_on_draw=("tenpai", f"{WD} 3.0 / 3.6"),
-    chombo=({"mode": "reverse_mangan", "points": 8000}, f"{WD} 3.10: 4,000 / 2,000 at the table"),
+    chombo=(
+        {"mode": "reverse_mangan", "points": 8000},
+        f"{WD} 3.10: a non-dealer pays 4,000 to the dealer, 2,000 to others; the dealer 4,000"
+        " to all (three players too: 5.4 changes only wins)",
+    ),
     nagashi_mangan=(True, f"{WD} 4.1.6.2: scored as a tsumo mangan"),
     aka_dora=(1, f"{WD} 1.3.1: three red fives, one per suit"),
     open_tanyao=(True, "chosen: WDMC 4.1 does not restrict All Simples to closed hands"),

@@ -138,6 +138,24 @@ def _settle_nagashi(hand: Hand, t: Table, rules: Ruleset, deltas: list[int]) -> 
     )
 
 
+_CHOMBO_MANGAN = 2000  # the base points of a mangan
+
+
+def _chombo_share(*, offender_deals: bool, to_dealer: bool) -> int:
+    """What a reverse-mangan chombo pays one opponent (WDMC 2019 3.10, EMA 2025 3.4.6).
+
+    WDMC 2019 3.10: a non-dealer pays 4,000 to the dealer and 2,000 to each non-dealer; the
+    dealer pays 4,000 to everyone. With three players the same amounts apply (chosen, citing
+    the text): 5.1 keeps every 4-player rule except those section 5 lists, and 5.4 changes
+    only how *wins* are paid ("All wins by Tsumo ... All wins by Ron ..."); a chombo is not
+    a win, so 3.10 stands. A non-dealer's chombo costs 6,000 at a 3-player table, the
+    dealer's 8,000.
+    """
+    if offender_deals or to_dealer:
+        return 2 * _CHOMBO_MANGAN
+    return _CHOMBO_MANGAN
+
+
 def _settle_chombo(hand: Hand, t: Table, rules: Ruleset, deltas: list[int]) -> Settlement:
     """EMA 2025 3.4.6: a re-deal; this hand's riichi bets are returned, no new counter, no
     rotation. The cost is a penalty after uma, or a reverse mangan paid at the table."""
@@ -148,10 +166,11 @@ def _settle_chombo(hand: Hand, t: Table, rules: Ruleset, deltas: list[int]) -> S
         return Settlement(
             tuple(deltas), t.sticks, True, "keep", penalty=(hand.offender, rules.chombo.points)
         )
-    p = hand_payment(han=5, fu=None, dealer=hand.offender == t.dealer, rules=rules)
     for seat in range(rules.players):
         if seat != hand.offender:
-            share = p.tsumo_dealer if seat == t.dealer else p.tsumo_non_dealer
+            share = _chombo_share(
+                offender_deals=hand.offender == t.dealer, to_dealer=seat == t.dealer
+            )
             deltas[seat] += share
             deltas[hand.offender] -= share
     return Settlement(tuple(deltas), t.sticks, True, "keep")

@@ -144,3 +144,23 @@ def test_dealer_stays_on_draw(mode: str, labels: list[str]) -> None:
     """EMA 2025 3.4.5 ("tenpai") and the other settings of dealer_stays_on_draw."""
     hands = [draw([]), draw([1]), draw([])]
     assert _labels("ema-2025", hands, rules={"dealer_stays_on_draw": mode}) == labels
+
+
+def test_three_player_bust_ends_the_game() -> None:
+    """WDMC 2019 3.0 (2), kept by 5.1: a player below zero ends the game. With three
+    players a ron is paid as a non-dealer ron (5.4): a yakuman is 32,000 and busts the
+    30,000 start (2.1); a haneman (12,000) twice leaves 6,000 and the game goes on."""
+    out = replay(record("wdmc-2019-3p", [ron(2, {"winner": 1, "yakuman": 1})]))
+    assert out["ended_by"] == "bust" and out["final"]["scores"] == [30000, 62000, -2000]
+    twice = [ron(2, win(1, 6, None)), ron(2, win(1, 6, None))]
+    assert replay(record("wdmc-2019-3p", twice))["ended_by"] is None
+
+
+def test_three_player_noten_dealer_in_south_3_goes_to_west() -> None:
+    """WDMC 2019 3.7.1 with 5.1: South 3 is the all-last hand of a 3-player game; a draw
+    with the dealer noten goes into West 1, ended by the first non-dealer win."""
+    start = [ron((i + 2) % 3, win((i + 1) % 3, 1, 30)) for i in range(5)]
+    went_on = replay(record("wdmc-2019-3p", [*start, draw([])]))
+    assert went_on["ended_by"] is None and went_on["next"]["round"] == "W1"
+    ended = replay(record("wdmc-2019-3p", [*start, draw([]), ron(0, win(1, 1, 30))]))
+    assert ended["ended_by"] is not None

@@ -211,3 +211,16 @@ def test_chombo_reverse_mangan() -> None:
     assert deltas("wdmc-2019", chombo) == [[4000, 2000, -8000, 2000]]
     dealer = {"outcome": "chombo", "riichi": [], "offender": 0}
     assert deltas("wdmc-2019", dealer) == [[-12000, 4000, 4000, 4000]]
+
+
+def test_three_player_chombo_follows_3_10() -> None:
+    """WDMC 2019 3.10: a non-dealer pays 4,000 to the dealer and 2,000 to a non-dealer; the
+    dealer pays 4,000 to all. 5.4 changes only how wins are paid, so three players keep it."""
+    non_dealer = {"outcome": "chombo", "riichi": [], "offender": 2}
+    assert deltas("wdmc-2019-3p", non_dealer) == [[4000, 2000, -6000]]
+    dealer = {"outcome": "chombo", "riichi": [], "offender": 0}
+    assert deltas("wdmc-2019-3p", dealer) == [[-8000, 4000, 4000]]
+    # the dealer stays and the re-deal keeps the counter (EMA 2025 3.4.6)
+    after = last("wdmc-2019-3p", draw([0]), non_dealer)
+    assert after["deltas"] == [4000, 2000, -6000]
+    assert after["honba"] == 1
