@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 from mahjong.hand_calculating.hand import HandCalculator
 from mahjong.hand_calculating.hand_config import HandConfig, HandConstants, OptionalRules
 from mahjong.hand_calculating.hand_response import HandResponse
-from mahjong.hand_calculating.yaku_list import AkaDora, Dora, UraDora
+from mahjong.hand_calculating.yaku_list import AkaDora, Chinitsu, Dora, UraDora
 from mahjong.meld import Meld as LibMeld
 
 from scoring.engine.points import HandPayment, hand_payment
@@ -46,6 +46,7 @@ from .notation import WINDS, Hand, TileSpec, indicator_ids, parse_hand, parse_ti
 RENHOU_YAKU = "Renhou"
 RENHOU_HAN = 5  # EMA 2025 4.2.4
 _DORA_TYPES = (Dora, AkaDora, UraDora)
+_CHINITSU = Chinitsu().name
 _MAX_INDICATORS = 5  # one, plus one for each of at most four quads (EMA 2025 2.7)
 
 # Library error codes in a referee's words: (field, message).
@@ -217,7 +218,10 @@ def library_options(rules: Ruleset) -> OptionalRules:
         fu_for_open_pinfu=True,
         fu_for_pinfu_tsumo=False,
         renhou_as_yakuman=rules.renhou == "yakuman",
-        is_three_player=rules.players == 3,
+        # The library's three-player mode is the Japanese set without 2m-8m (a 1m indicator
+        # makes 9m the dora). WDMC 2019 5.2 removes the honours instead and keeps the suits
+        # whole, so dora follow the 4-player order; 3-player payments are ours (5.4).
+        is_three_player=False,
     )
 
 
@@ -335,9 +339,16 @@ def _evaluation(resp: HandResponse, s: Situation, rules: Ruleset) -> Evaluation:
         yaku.append((item.name, han))
         if item.is_yakuman:
             yakuman += han // 13
+    han_total = int(resp.han or 0)
+    if rules.players == 3 and not yakuman:
+        # WDMC 2019 5.5: with three players Full Flush is 4 han open, 5 closed (one less).
+        for i, (name, value) in enumerate(yaku):
+            if name == _CHINITSU:
+                yaku[i] = (name, value - 1)
+                han_total -= 1
     if yakuman and not rules.double_yakuman:
         yakuman = 1  # EMA 2025 4.2: yakuman are not cumulative
-    han = 0 if yakuman else int(resp.han or 0)
+    han = 0 if yakuman else han_total
     fu = None if yakuman else resp.fu
     fu_details = tuple((d["reason"], d["fu"]) for d in resp.fu_details or ()) if fu else ()
     return Evaluation(

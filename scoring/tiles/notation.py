@@ -24,8 +24,10 @@ from .errors import TileError
 
 SUITS = "mpsz"
 WINDS = {"E": 27, "S": 28, "W": 29, "N": 30}
-# In three-player games 2m-8m are taken out of the set.
-_SANMA_REMOVED = frozenset(range(1, 8))
+# WDMC 2019 5.2: in a three-player game all wind and dragon tiles are taken out of the set
+# (108 tiles: three walls of 18 x 2); the three suits stay whole. There is no North tile,
+# so there is no north-tile (kita) bonus either.
+_SANMA_REMOVED = frozenset(range(27, 34))
 _FIVES = frozenset((4, 13, 22))
 
 _TOKEN_SPLIT = re.compile(r"[\s,]+")
@@ -181,7 +183,9 @@ def _check_sanma(specs: Iterable[TileSpec], field: str) -> None:
         if spec.index in _SANMA_REMOVED:
             raise TileError(
                 field,
-                f"{tile_name(spec.index)} is not used in three-player games (2m-8m are removed)",
+                f"{tile_name(spec.index)} is not used in three-player games: wind and dragon"
+                " tiles are taken out of the set (WDMC 2019 5.2), so there is no north-tile"
+                " bonus either",
             )
 
 
@@ -295,6 +299,8 @@ def parse_hand(
     concealed = tuple([alloc.take(spec, "tiles") for spec in concealed_specs])
     win_tile = alloc.take(win_specs[0], "tiles")
     for field, specs in indicators:
+        if three_player:
+            _check_sanma(specs, field)
         for spec in specs:
             alloc.take(spec, field)
     return Hand(concealed=concealed, win_tile=win_tile, melds=melds)

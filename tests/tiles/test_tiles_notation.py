@@ -86,7 +86,11 @@ def test_four_plain_fives_with_a_red_one_in_the_set():
 
 
 def test_three_player_tiles(ema):
+    # WDMC 2019 5.2: the wind and dragon tiles are removed; 2m-8m stay in play.
     with pytest.raises(TileError, match="not used in three-player"):
         parse_hand("123m456p789s1z+1z", three_player=True)
+    with pytest.raises(TileError, match="not used in three-player"):
+        parse_hand("123m456p789s11s+4z", three_player=True)
+    assert parse_hand("234m456p789s11s55m+5m", three_player=True).win_tile // 4 == 4
     with pytest.raises(TileError, match="no chi in three-player"):
-        parse_hand("1z+1z 123p 456p 789s 111p", three_player=True)
+        parse_hand("1p+1p 123p 456p 789s 111s", three_player=True)  # WDMC 2019 5.3

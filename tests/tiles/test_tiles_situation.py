@@ -60,11 +60,42 @@ def test_double_riichi_does_not_add_riichi(score):
 
 def test_three_player_hand():
     sanma = load_ruleset("wdmc-2019-3p")
-    # In three-player games a 1m indicator makes 9m the dora.
-    ev = score_with(sanma, "111m999m456p13s99p+2s", riichi=True, dora_indicators=("1m",))
+    # WDMC 2019 5.2: the honours are removed and the suits stay whole, so 2m-8m are played
+    # and a 1m indicator makes 2m the dora (2.7), not 9m as in sets without 2m-8m.
+    ev = score_with(sanma, "222m999m456p13s99p+2s", riichi=True, dora_indicators=("1m",))
     assert ev.dora == 3
+    assert (
+        score_with(sanma, "111m999m456p13s99p+2s", riichi=True, dora_indicators=("1m",)).dora == 0
+    )
     with pytest.raises(TileError, match="no North seat"):
         score_with(sanma, "111m999m456p13s99p+2s", riichi=True, seat_wind="N")
+    # WDMC 2019 5.2: no wind tile, so no North tile to set aside for a bonus; an honour
+    # indicator cannot be turned over either.
+    with pytest.raises(TileError, match=r"WDMC 2019 5\.2") as err:
+        score_with(sanma, "111m999m456p13s99p+2s", riichi=True, dora_indicators=("4z",))
+    assert err.value.field == "dora_indicators" and "north-tile bonus" in str(err.value)
+
+
+def test_three_player_full_flush_is_one_han_less():
+    """WDMC 2019 5.5: Chinitsu is 4 han open and 5 closed with three players (6/5 with four)."""
+    sanma, four = load_ruleset("wdmc-2019-3p"), load_ruleset("wdmc-2019")
+    closed = "123456789p1123p+4p"
+    assert dict(score_with(sanma, closed).yaku)["Chinitsu"] == 5
+    assert dict(score_with(four, closed).yaku)["Chinitsu"] == 6
+    opened = "234567p1199p+1p 888p"
+    assert dict(score_with(sanma, opened).yaku)["Chinitsu"] == 4
+    ev4, ev3 = score_with(four, opened), score_with(sanma, opened)
+    assert ev3.han == ev4.han - 1
+
+
+def test_three_player_red_fives_one_per_suit():
+    """WDMC 2019 1.3.1: three red fives, one per suit; 5.1 keeps them with three players
+    (5.2 removes only honours), so a red five of each suit counts one dora."""
+    sanma = load_ruleset("wdmc-2019-3p")
+    ev = score_with(sanma, "0m67m0p67p0s67s234s5s+5s", tsumo=True)
+    assert ev.dora == 3
+    with pytest.raises(TileError, match="only one per suit"):
+        score_with(sanma, "00m5m67p567p567s55s+5p", tsumo=True)
 
 
 def score_with(rules, notation, **situation):
