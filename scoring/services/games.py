@@ -116,10 +116,23 @@ def create_game(
         if table is not None:
             allowed = is_referee(actor, table.session.tournament_id)
         else:
+            # Club games count for ratings: a club organiser may create one for anyone; a
+            # member only for a table where they sit themselves (issue 19: nobody rates
+            # games for other people).
             me = player_of(actor)
-            allowed = is_club_admin(actor, club_night.club_id) or (  # type: ignore[union-attr]
-                me is not None and club_night.club.memberships.filter(player=me).exists()  # type: ignore[union-attr]
-            )
+            if is_club_admin(actor, club_night.club_id):  # type: ignore[union-attr]
+                allowed = True
+            elif me is None or not club_night.club.memberships.filter(player=me).exists():  # type: ignore[union-attr]
+                raise PermissionDenied(
+                    "You may not create a game here: only members of this club may."
+                )
+            elif me.pk not in {p.pk for p in players}:
+                raise PermissionDenied(
+                    "You may not create or import a game for other players: only a club "
+                    "organiser may, or a player seated at that game."
+                )
+            else:
+                allowed = True
         if not allowed:
             raise PermissionDenied("You may not create a game here.")
     game.save()
@@ -272,7 +285,15 @@ def import_game_record(
         raise ValidationFailed(
             f"The record has {len(names)} players, {len(players)} were given.", field="players"
         )
-    run_engine({**record, "format": RECORD_FORMAT})  # reject before writing anything
+    summary = run_engine({**record, "format": RECORD_FORMAT})  # reject before writing anything
+    if finalize and end == "complete" and not is_over(summary):
+        # A finished game counts for standings and ratings: only one the rules ended.
+        raise ValidationFailed(
+            "The rules have not ended this game yet, so it cannot be imported as finished: "
+            'import it with finalize false, or with end "time" if the session stopped on '
+            "time (EMA 2025 7.4).",
+            field="finalize",
+        )
     game = create_game(
         actor=actor,
         players=players,

@@ -242,3 +242,55 @@ def test_import_and_export_round_trip(world):
     assert response.status_code == 201, response.data
     exported = world.client("anonymous").get(f"/api/v1/games/{response.json()['id']}/record/")
     assert exported.json()["hands"] == record["hands"]
+
+
+def test_only_an_organiser_or_a_seated_player_rates_a_club_game(world):
+    """Issue 19: a member may not import a rated game for four other people; the refusal
+    says why and writes nothing. A club organiser may."""
+    from tests.factories import PlayerFactory
+
+    record = {
+        "format": "riichi-game-record/1",
+        "ruleset": "wdmc-2019",
+        "players": ["A", "B", "C", "D"],
+        "hands": non_dealer_rons(8),
+    }
+    others = [PlayerFactory().pk for _ in range(4)]  # not seated, not even members
+    games, audits = Game.objects.count(), AuditEntry.objects.count()
+    body = {"record": record, "players": others, "club_night": world.night.pk, "finalize": True}
+    refused = client_for(world.club_member).post("/api/v1/games/import/", body, format="json")
+    assert refused.status_code == 403
+    assert "seated at that game" in refused.json()["message"]
+    created = client_for(world.club_member).post(
+        "/api/v1/games/", {"club_night": world.night.pk, "players": others}, format="json"
+    )
+    assert created.status_code == 403
+    assert (Game.objects.count(), AuditEntry.objects.count()) == (games, audits)
+    allowed = client_for(world.club_admin).post("/api/v1/games/import/", body, format="json")
+    assert allowed.status_code == 201, allowed.content
+    assert allowed.json()["status"] == "finished"
+
+
+def test_a_record_the_rules_have_not_ended_is_not_imported_as_finished(world):
+    """A finished club game counts for ratings: only a record the rules ended (WDMC 2019
+    3.0: after South 4) may be imported finished; nothing is written when refused."""
+    record = {
+        "format": "riichi-game-record/1",
+        "ruleset": "wdmc-2019",
+        "players": ["A", "B", "C", "D"],
+        "hands": non_dealer_rons(3),
+    }
+    players = [seat.player_id for seat in world.club_game.seats.all()]
+    games = Game.objects.count()
+    body = {"record": record, "players": players, "club_night": world.night.pk}
+    refused = client_for(world.club_member).post(
+        "/api/v1/games/import/", {**body, "finalize": True}, format="json"
+    )
+    assert refused.status_code == 400
+    assert refused.json()["field"] == "finalize"
+    assert "have not ended" in refused.json()["message"]
+    assert Game.objects.count() == games
+    kept_open = client_for(world.club_member).post(
+        "/api/v1/games/import/", {**body, "finalize": False}, format="json"
+    )
+    assert kept_open.status_code == 201 and kept_open.json()["status"] != "finished"
