@@ -201,3 +201,16 @@ def test_ranking_preview_gives_base_ranks():
     places = [p["place"] for p in preview["players"]]
     assert places == sorted(places) and preview["players"][0]["base_rank"] == 1000.0
     assert preview["players"][-1]["base_rank"] == 0.0
+
+
+def test_a_three_player_event_is_refused_with_the_reason_even_when_forced():
+    """EMA 2025 2.1 and 7.3: the EMA rules (and so its ranking) are for four players; a
+    WDMC 2019 section 5 (three-player) event has no EMA results file."""
+    t = make_tournament(slug="sanma-open", ruleset="wdmc-2019-3p")
+    report = validate_for_export(t)
+    assert "three_players" in [p.code for p in report.blocking]
+    for export in (ema_csv, ema_xlsx):
+        with pytest.raises(ExportBlocked) as exc:
+            export(t, force=True)
+        assert exc.value.errors[0]["code"] == "three_players"
+        assert "four-player" in str(exc.value) and "EMA 2025 2.1" in str(exc.value)

@@ -139,6 +139,8 @@ def validate_for_export(tournament: Tournament) -> ExportReport:
     """Every game finalized, every game's points add up, standings current; penalties,
     players without an EMA number and ties listed (not blocking)."""
     report = ExportReport(mers=tournament_mers(tournament))
+    if _three_players(tournament):
+        report.problems.append(Problem("three_players", THREE_PLAYER_REASON, True))
     games = list(
         Game.objects.filter(table__session__tournament=tournament)
         .select_related("table__session")
@@ -259,9 +261,27 @@ def result_lines(tournament: Tournament) -> list[ResultLine]:
 
 def _checked(tournament: Tournament, force: bool) -> ExportReport:
     report = validate_for_export(tournament)
-    if not report.ok and not force:
+    unrankable = any(p.code == "three_players" for p in report.blocking)
+    if not report.ok and (not force or unrankable):  # force cannot make sanma rankable
         raise ExportBlocked(report)
     return report
+
+
+THREE_PLAYER_REASON = (
+    "the EMA ranks four-player riichi only: its rules are written for four players (EMA 2025"
+    " 2.1 'Mahjong is played by four players', 7.3 substitutes 'as mahjong is played with"
+    " four players'), so a three-player event has no place in the EMA results file"
+)
+
+
+def _three_players(tournament: Tournament) -> bool:
+    from scoring.engine import RulesError, load_ruleset
+
+    try:
+        rules = load_ruleset(tournament.ruleset, tournament.rule_overrides or None)
+    except RulesError:
+        return False
+    return rules.players == 3
 
 
 def ema_csv(tournament: Tournament, *, force: bool = False) -> str:
