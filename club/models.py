@@ -46,6 +46,9 @@ class Club(models.Model):
     # House rules: a preset of scoring.engine plus validated overrides.
     ruleset = models.CharField(max_length=40, default="wdmc-2019")
     rule_overrides = models.JSONField(default=dict, blank=True)
+    # House rules for tables of three at a club night (WDMC 2019 section 5 by default).
+    ruleset_3p = models.CharField(max_length=40, default="wdmc-2019-3p")
+    rule_overrides_3p = models.JSONField(default=dict, blank=True)
     members = models.ManyToManyField(Player, through="Membership", related_name="clubs")
     created_at = models.DateTimeField(auto_now_add=True)
 

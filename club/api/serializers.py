@@ -117,6 +117,11 @@ class ClubNightInputSerializer(serializers.Serializer):
     notes = serializers.CharField(required=False, allow_blank=True, default="")
 
 
+class NightSeatingInputSerializer(serializers.Serializer):
+    players = serializers.PrimaryKeyRelatedField(queryset=Player.objects.all(), many=True)
+    seed = serializers.IntegerField(required=False, allow_null=True)
+
+
 class LeagueInputSerializer(serializers.Serializer):
     name = serializers.CharField(max_length=200)
     starts_on = serializers.DateField()

@@ -6,6 +6,8 @@ from typing import Any
 
 import django_filters
 from django.db.models import Q, QuerySet
+from django.shortcuts import get_object_or_404
+from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema, extend_schema_view
 from rest_framework import mixins, status
 from rest_framework.authtoken.views import ObtainAuthToken
@@ -31,6 +33,7 @@ from .serializers import (
     LeagueSerializer,
     MembershipInputSerializer,
     MembershipSerializer,
+    NightSeatingInputSerializer,
     PlayerInputSerializer,
     PlayerSerializer,
     PlayerUpdateInputSerializer,
@@ -175,6 +178,35 @@ class ClubViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ServiceViewS
         data = parse(ClubNightInputSerializer, request)
         night = services.create_club_night(actor=request.user, club=club, **data)
         return Response(ClubNightSerializer(night).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(
+        summary="Seat a round of a club night in tables of 4 and 3 (club admins)",
+        request=NightSeatingInputSerializer,
+        responses={201: OpenApiTypes.OBJECT, **errors(400, 403, 404, 422)},
+    )
+    @action(detail=True, methods=["post"], url_path=r"nights/(?P<night_id>[0-9]+)/seat")
+    @idempotent
+    def seat_night(self, request: Request, slug: str, night_id: str) -> Response:
+        club = self.get_object()
+        night = get_object_or_404(club.nights.all(), pk=int(night_id))
+        data = parse(NightSeatingInputSerializer, request)
+        seating = services.seat_club_night(
+            actor=request.user, night=night, players=data["players"], seed=data.get("seed")
+        )
+        body = {
+            "games": [
+                {
+                    "id": g.pk,
+                    "ruleset": g.ruleset,
+                    "players": [s.player_id for s in g.seats.order_by("seat")],
+                }
+                for g in seating.games
+            ],
+            "sitting_out": [p.pk for p in seating.sitting_out],
+            "message": seating.message,
+            "repeats": seating.repeats,
+        }
+        return Response(body, status=status.HTTP_201_CREATED)
 
     @extend_schema(methods=["GET"], summary="Leagues", responses={200: LeagueSerializer(many=True)})
     @extend_schema(

@@ -8,9 +8,11 @@ from .clubs import (
     remove_member,
     update_club_rules,
 )
+from .nights import NightSeating, seat_club_night
 from .players import clean_country, clean_ema_number, register_player, update_player
 
 __all__ = [
+    "NightSeating",
     "add_member",
     "clean_country",
     "clean_ema_number",
@@ -19,6 +21,7 @@ __all__ = [
     "create_league",
     "register_player",
     "remove_member",
+    "seat_club_night",
     "update_club_rules",
     "update_player",
 ]

@@ -288,3 +288,27 @@ def test_standings_are_public_ranked_first(world: World) -> None:
     rows = world.client("anonymous").get("/api/v1/tournaments/open/standings/").json()
     assert [r["rank"] for r in rows] == [1, 2, None]
     assert rows[0]["player"]["id"] == world.players[0].pk
+
+
+def test_club_admin_seats_a_club_night_of_thirteen(world: World) -> None:
+    """Issue 19: 13 players -> one table of 4 and three of 3, each under the club's house
+    rules for its size; a member may not seat the night."""
+    players = [PlayerFactory() for _ in range(13)]
+    for p in players:
+        MembershipFactory(club=world.club, player=p)
+    url = f"/api/v1/clubs/{world.club.slug}/nights/{world.night.pk}/seat/"
+    body = {"players": [p.pk for p in players], "seed": 7}
+    refused = client_for(world.club_member).post(url, body, format="json")
+    assert refused.status_code == 403
+    answer = client_for(world.club_admin).post(url, body, format="json")
+    assert answer.status_code == 201, answer.content
+    games = answer.json()["games"]
+    assert sorted(len(g["players"]) for g in games) == [3, 3, 3, 4]
+    assert {g["ruleset"] for g in games if len(g["players"]) == 3} == {world.club.ruleset_3p}
+    five = client_for(world.club_admin).post(url, {"players": body["players"][:5]}, format="json")
+    assert five.status_code == 201 and len(five.json()["sitting_out"]) == 2
+    assert "sit out" in five.json()["message"]
+    too_few = client_for(world.club_admin).post(
+        url, {"players": body["players"][:2]}, format="json"
+    )
+    assert too_few.status_code == 400 and too_few.json()["field"] == "players"

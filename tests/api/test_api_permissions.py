@@ -252,6 +252,13 @@ CASES = [
         body=lambda w: {"name": "Tigers", "slug": "tigers", "country": "DE"},
     ),
     Case(
+        "seat club night",
+        "post",
+        lambda w: f"/api/v1/clubs/dragons/nights/{w.night.pk}/seat/",
+        site_admin(201),
+        body=lambda w: {"players": [p.pk for p in w.players]},
+    ),
+    Case(
         "add club member",
         "post",
         lambda w: "/api/v1/clubs/dragons/members/",
@@ -518,6 +525,7 @@ def test_every_route_is_in_the_matrix() -> None:
         "club-members",
         "club-nights",
         "club-leagues",
+        "club-seat-night",
         "tournament-list",
         "tournament-detail",
         "tournament-status",
