@@ -49,6 +49,16 @@ class Club(models.Model):
     # House rules for tables of three at a club night (WDMC 2019 section 5 by default).
     ruleset_3p = models.CharField(max_length=40, default="wdmc-2019-3p")
     rule_overrides_3p = models.JSONField(default=dict, blank=True)
+
+    class Confirmations(models.TextChoices):
+        ONE = "one", _("One other player at the table")
+        ALL = "all", _("All other players at the table")
+
+    # Club play without a referee: a hand a seated player enters counts once this many of
+    # the other players at the table have confirmed it.
+    confirmations = models.CharField(
+        max_length=3, choices=Confirmations.choices, default=Confirmations.ONE
+    )
     members = models.ManyToManyField(Player, through="Membership", related_name="clubs")
     created_at = models.DateTimeField(auto_now_add=True)
 

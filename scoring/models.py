@@ -33,6 +33,9 @@ class Game(models.Model):
     final_scores = models.JSONField(null=True, blank=True)  # paper-sheet entry only
     # Cached engine output (scoring.engine.replay) for fast reads; rebuilt on every write.
     summary = models.JSONField(null=True, blank=True)
+    # Club play without a referee: False while any hand waits for the other players'
+    # confirmation; ratings and league tables count confirmed games only.
+    confirmed = models.BooleanField(default=True)
     # Optimistic concurrency: every write must name the version it was based on.
     version = models.PositiveIntegerField(default=0)
     finished_at = models.DateTimeField(null=True, blank=True)
@@ -83,6 +86,10 @@ class Hand(models.Model):
     entered_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
     )
+    # A hand a seated player entered at a club night (no referee) waits for the others:
+    # `confirmed_by` lists the player ids who confirmed it; `confirmed` once enough did.
+    confirmed = models.BooleanField(default=True)
+    confirmed_by = models.JSONField(default=list, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 

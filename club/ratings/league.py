@@ -39,7 +39,9 @@ def league_value(results: list[int], *, aggregate: str, best_n: int | None) -> f
 
 def league_standings(league: League) -> list[LeagueRow]:
     """Ranked players (ties share a rank) followed by those below ``min_games``."""
-    games = list(Game.objects.filter(club_night__league=league, status=Game.Status.FINISHED))
+    games = list(  # confirmed games only (club play without a referee)
+        Game.objects.filter(club_night__league=league, status=Game.Status.FINISHED, confirmed=True)
+    )
     rows: dict[int, LeagueRow] = {}
     seats = GameSeat.objects.filter(game__in=games).select_related("player")
     by_game: dict[int, list[GameSeat]] = {}

@@ -84,7 +84,10 @@ def _apply(match: _Match, current: dict[int, tuple[float, float, int]]) -> list[
 
 
 def _finished() -> Iterable[Game]:
-    return Game.objects.filter(status=Game.Status.FINISHED).order_by(*_rated_order())
+    # Club play without a referee: a game with hands still waiting for confirmation is not rated.
+    return Game.objects.filter(status=Game.Status.FINISHED, confirmed=True).order_by(
+        *_rated_order()
+    )
 
 
 @transaction.atomic
@@ -115,7 +118,7 @@ def rate_game(*, game_id: int) -> None:
     finished game and not yet rated, otherwise rebuild the history."""
     game = Game.objects.filter(pk=game_id).first()
     rated = RatingChange.objects.filter(game_id=game_id).exists()
-    if game is None or rated or game.status != Game.Status.FINISHED:
+    if game is None or rated or game.status != Game.Status.FINISHED or not game.confirmed:
         if rated or game is None:
             rebuild_ratings()
         return

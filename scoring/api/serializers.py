@@ -43,7 +43,16 @@ class HandOutputSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Hand
-        fields = ["number", "data", "tiles", "tile_check", "created_at", "updated_at"]
+        fields = [
+            "number",
+            "data",
+            "tiles",
+            "tile_check",
+            "confirmed",
+            "confirmed_by",
+            "created_at",
+            "updated_at",
+        ]
 
 
 class GameListSerializer(serializers.ModelSerializer):
@@ -68,6 +77,7 @@ class GameListSerializer(serializers.ModelSerializer):
             "entry",
             "end",
             "version",
+            "confirmed",
             "seats",
             "finished_at",
             "updated_at",

@@ -51,6 +51,7 @@ from .serializers import (
     SubstituteInputSerializer,
     TileEvaluateInputSerializer,
     TileEvaluationSerializer,
+    VersionInputSerializer,
     game_payload,
 )
 
@@ -229,6 +230,25 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ServiceViewS
             game=game,
             expected_version=data["version"],
             reason=data["reason"],
+        )
+        return self._answer(game)
+
+    @extend_schema(
+        summary="Confirm a hand another player at the table entered (club play, no referee)",
+        request=VersionInputSerializer,
+        responses={200: GameDetailSerializer, **errors(400, 403, 404, 409)},
+    )
+    @action(
+        detail=True,
+        methods=["post"],
+        url_path=r"hands/(?P<number>\d+)/confirm",
+        url_name="hand-confirm",
+    )
+    def hand_confirm(self, request: Request, pk: str, number: str) -> Response:
+        game = self.get_object()
+        data = parse(VersionInputSerializer, request)
+        game = services.confirm_hand(
+            actor=request.user, game=game, number=int(number), expected_version=data["version"]
         )
         return self._answer(game)
 

@@ -1,6 +1,7 @@
 """Write services for games and hands (see docs/TEAM.md for the conventions)."""
 
 from ._common import deferred_follow_ups
+from .confirmations import confirm_hand
 from .final_scores import enter_final_scores
 from .games import (
     create_game,
@@ -16,6 +17,7 @@ from .hands import add_hand, correct_hand, delete_last_hand
 
 __all__ = [
     "add_hand",
+    "confirm_hand",
     "correct_hand",
     "create_game",
     "deferred_follow_ups",

@@ -319,9 +319,15 @@ def import_game_record(
             points=_penalty_points(p, rules),
             note=p.get("note", ""),
         )
+    from .confirmations import needs_confirmation
+
+    if hands and needs_confirmation(actor, game):
+        # Club play without a referee: the other players confirm an imported record too.
+        game.hands.update(confirmed=False)
+        game.confirmed = False
     game.end = end
     game.substitutes = list(record.get("substitutes") or [])
-    fields = ["end", "substitutes"]
+    fields = ["end", "substitutes", "confirmed"]
     if finalize:
         game.status = Game.Status.FINISHED
         game.finished_at = timezone.now()

@@ -18,6 +18,7 @@ from scoring.models import Game, Hand
 from scoring.tiles import Situation, TileError, cross_check, evaluate
 
 from ._common import audit_scope, lock_game, require_editor
+from .confirmations import mark_entered, refresh_game
 from .games import game_snapshot, is_over, save_written_game
 
 MAX_TILES_LENGTH = Hand._meta.get_field("tiles").max_length or 120
@@ -121,7 +122,9 @@ def add_hand(
     new = Hand.objects.create(
         game=game, number=number, data=data, tiles=tiles, entered_by=_user(actor)
     )
-    save_written_game(game)  # replays everything; a bad hand rolls the whole call back
+    mark_entered(actor, game, new)  # club play without a referee: the others confirm
+    # replays everything; a bad hand rolls the whole call back
+    save_written_game(game, fields=["confirmed"])
     if tiles:
         new.tile_check = tile_check(game, number=number, tiles=tiles)
         new.save(update_fields=["tile_check"])
@@ -177,7 +180,8 @@ def correct_hand(
         existing.tiles = ""
     existing.entered_by = _user(actor)
     existing.save(update_fields=["data", "tiles", "entered_by", "updated_at"])
-    save_written_game(game)
+    mark_entered(actor, game, existing)  # a corrected hand is confirmed again
+    save_written_game(game, fields=["confirmed"], ratings=True)
     # The tiles are checked against the corrected entry (and the corrected round/dealer).
     existing.tile_check = (
         tile_check(game, number=number, tiles=existing.tiles) if existing.tiles else None
@@ -230,7 +234,8 @@ def delete_last_hand(*, actor: Any, game: Game, expected_version: int, reason: s
     }
     hand_pk = last.pk
     last.delete()
-    save_written_game(game)
+    refresh_game(game)
+    save_written_game(game, fields=["confirmed"])
     record_audit(
         actor=actor,
         action="hand.delete",

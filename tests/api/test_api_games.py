@@ -294,3 +294,32 @@ def test_a_record_the_rules_have_not_ended_is_not_imported_as_finished(world):
         "/api/v1/games/import/", {**body, "finalize": False}, format="json"
     )
     assert kept_open.status_code == 201 and kept_open.json()["status"] != "finished"
+
+
+def test_seated_players_confirm_club_hands_from_the_api(world):
+    """Issue 19: a hand a seated member enters is marked unconfirmed until another player at
+    the table confirms it (the club's setting: one)."""
+    from tests.factories import UserFactory
+
+    game = world.club_game
+    entered = client_for(world.club_member).post(
+        f"/api/v1/games/{game.pk}/hands/",
+        {"hand": ron(winner=1, loser=2), "version": game.version},
+        format="json",
+    )
+    assert entered.status_code == 201, entered.content
+    body = entered.json()
+    assert body["confirmed"] is False and body["hands"][0]["confirmed"] is False
+    own = client_for(world.club_member).post(
+        f"/api/v1/games/{game.pk}/hands/0/confirm/", {"version": body["version"]}, format="json"
+    )
+    assert own.status_code == 403 and "another player" in own.json()["message"]
+    other = game.seats.get(seat=2).player
+    other.user = UserFactory(username="seat-two")
+    other.save()
+    confirmed = client_for(other.user).post(
+        f"/api/v1/games/{game.pk}/hands/0/confirm/", {"version": body["version"]}, format="json"
+    )
+    assert confirmed.status_code == 200, confirmed.content
+    assert confirmed.json()["confirmed"] is True
+    assert confirmed.json()["hands"][0]["confirmed_by"] == [other.pk]

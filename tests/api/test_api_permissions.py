@@ -428,6 +428,14 @@ CASES = [
         body=lambda w: {"hand": ron(winner=1, loser=2, han=3), "version": 0, "reason": "typo"},
         setup=_hand,
     ),
+    Case(  # tournament games have referees: no seated player confirms (club games do)
+        "confirm hand",
+        "post",
+        lambda w: f"{G}/{w.game.pk}/hands/0/confirm/",
+        (403, 403, 403, 403, 403, 403),
+        body=lambda w: {"version": 0},
+        setup=_hand,
+    ),
     Case(
         "delete last hand",
         "delete",
@@ -564,6 +572,7 @@ def test_every_route_is_in_the_matrix() -> None:
         "game-detail",
         "game-hands",
         "game-hand-detail",
+        "game-hand-confirm",
         "game-preview",
         "game-finalize",
         "game-reopen",

@@ -1,0 +1,104 @@
+"""Club play without a referee: a hand a seated player enters waits for the others' word.
+
+At a club night any seated player may enter a hand; the other players at the table confirm it
+(the club sets whether one of them or all must). Until then the hand is unconfirmed, and so is
+its game: ratings and league tables count confirmed games only. A hand entered by a club admin
+(or the system) needs no confirmation: they act as the referee. Tournament games have
+referees and are always confirmed.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import transaction
+from django.utils.translation import gettext as _
+
+from club.audit import record_audit
+from club.errors import PermissionDenied, ValidationFailed
+from scoring.models import Game, Hand
+
+from ._common import audit_scope, lock_game
+from .games import game_snapshot, save_written_game
+
+
+def _club(game: Game) -> Any:
+    if game.club_night_id is None:
+        return None
+    from club.models import ClubNight
+
+    return ClubNight.objects.select_related("club").get(pk=game.club_night_id).club
+
+
+def needs_confirmation(actor: Any, game: Game) -> bool:
+    """Whether a hand ``actor`` enters in ``game`` waits for the other players."""
+    from tournaments.roles import is_club_admin
+
+    club = _club(game)
+    if club is None or actor is None:
+        return False
+    return not is_club_admin(actor, club)
+
+
+def confirmations_needed(game: Game) -> int:
+    club = _club(game)
+    if club is None:
+        return 0
+    others = game.seats.count() - 1
+    return others if club.confirmations == club.Confirmations.ALL else 1
+
+
+def mark_entered(actor: Any, game: Game, hand: Hand) -> None:
+    """A hand was entered or corrected by ``actor``: reset its confirmations, and the game's."""
+    hand.confirmed = not needs_confirmation(actor, game)
+    hand.confirmed_by = []
+    hand.save(update_fields=["confirmed", "confirmed_by"])
+    refresh_game(game)
+
+
+def refresh_game(game: Game) -> None:
+    """game.confirmed: no hand waits (saved by the caller's save_written_game)."""
+    game.confirmed = not game.hands.filter(confirmed=False).exists()
+
+
+@transaction.atomic
+def confirm_hand(*, actor: Any, game: Game, number: int, expected_version: int) -> Game:
+    """A seated player other than the one who entered it confirms hand ``number``."""
+    from tournaments.roles import player_of
+
+    game = lock_game(game, expected_version=expected_version)
+    me = player_of(actor)
+    seated = set(game.seats.values_list("player_id", flat=True))
+    if me is None or me.pk not in seated:
+        raise PermissionDenied(_("Only a player seated at this game may confirm its hands."))
+    try:
+        hand = game.hands.get(number=number)
+    except (Hand.DoesNotExist, ValueError, TypeError) as error:
+        raise ValidationFailed(
+            _("The game has no hand %(number)s.") % {"number": number}, field="number"
+        ) from error
+    if hand.confirmed:
+        raise ValidationFailed(_("This hand needs no more confirmation."), field="number")
+    if hand.entered_by_id is not None and hand.entered_by_id == getattr(actor, "pk", None):
+        raise PermissionDenied(_("You entered this hand: another player at the table confirms it."))
+    if me.pk in hand.confirmed_by:
+        raise ValidationFailed(_("You have already confirmed this hand."), field="number")
+    before = game_snapshot(game)
+    hand.confirmed_by = [*hand.confirmed_by, me.pk]
+    hand.confirmed = len(hand.confirmed_by) >= confirmations_needed(game)
+    hand.save(update_fields=["confirmed", "confirmed_by"])
+    refresh_game(game)
+    save_written_game(game, fields=["confirmed"])  # a finished game now confirmed is rated
+    record_audit(
+        actor=actor,
+        action="hand.confirm",
+        obj=hand,
+        before=before,
+        after={
+            **game_snapshot(game),
+            "hand": {"number": number, "confirmed_by": hand.confirmed_by},
+            "confirmed": hand.confirmed,
+        },
+        **audit_scope(game),
+    )
+    return game
