@@ -5,11 +5,21 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import Any
 
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied as Forbidden
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, render
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+from django.views.decorators.http import require_POST
 
-from club.models import Club, League, Player, Rating
+from club import services
+from club.errors import PermissionDenied, ValidationFailed
+from club.forms import ClubNightForm, NightSeatingForm
+from club.models import Club, ClubNight, League, Player, Rating
 from scoring.models import Game
+from tournaments.roles import is_club_admin
 
 
 def club_list(request: HttpRequest) -> HttpResponse:
@@ -22,6 +32,8 @@ def club_detail(request: HttpRequest, slug: str) -> HttpResponse:
         "club": club,
         "leagues": club.leagues.all(),
         "nights": club.nights.all()[:10],
+        "is_admin": is_club_admin(request.user, club),
+        "night_form": ClubNightForm(club=club),
         "members": club.memberships.select_related("player").order_by("player__last_name"),
     }
     return render(request, "club/detail.html", context)
@@ -77,3 +89,81 @@ def ratings(request: HttpRequest, slug: str) -> HttpResponse:
         for i, r in enumerate(rows, start=1)
     ]
     return render(request, "club/ratings.html", {"club": club, "rows": table})
+
+
+# ---------------------------------------------------------------- club nights on the web
+
+
+def _night_tables(night: ClubNight) -> list[dict[str, Any]]:
+    games = night.games.prefetch_related("seats__player").order_by("pk")
+    return [
+        {
+            "number": i,
+            "game": g,
+            "players": [s.player for s in g.seats.all()],
+            "waiting": g.hands.filter(confirmed=False).count(),
+        }
+        for i, g in enumerate(games, start=1)
+    ]
+
+
+def club_night(request: HttpRequest, slug: str, night_id: int) -> HttpResponse:
+    """A club night: its tables (games) with their players and state; club admins seat a
+    round of whoever turned up (tables of 4 and 3) and start casual games here."""
+    club = get_object_or_404(Club, slug=slug)
+    night = get_object_or_404(ClubNight, pk=night_id, club=club)
+    admin = is_club_admin(request.user, club)
+    form = NightSeatingForm(club=club, data=request.POST or None) if admin else None
+    if request.method == "POST":
+        if not admin or form is None:
+            raise Forbidden(_("Only the club's admins may seat a club night."))
+        if form.is_valid():
+            try:
+                seating = services.seat_club_night(
+                    actor=request.user, night=night, players=list(form.cleaned_data["players"])
+                )
+            except (ValidationFailed, PermissionDenied) as error:
+                form.add_error(None, getattr(error, "message", str(error)))
+            else:
+                messages.success(
+                    request,
+                    ngettext(
+                        "Seated %(count)d table.", "Seated %(count)d tables.", len(seating.games)
+                    )
+                    % {"count": len(seating.games)},
+                )
+                if seating.message:
+                    messages.warning(request, seating.message)
+                return redirect("club:night", slug=club.slug, night_id=night.pk)
+    context = {
+        "club": club,
+        "night": night,
+        "tables": _night_tables(night),
+        "form": form,
+        "is_admin": admin,
+    }
+    return render(request, "club/night.html", context)
+
+
+@login_required
+@require_POST
+def create_night(request: HttpRequest, slug: str) -> HttpResponse:
+    club = get_object_or_404(Club, slug=slug)
+    form = ClubNightForm(club=club, data=request.POST)
+    if not form.is_valid():
+        for errors in form.errors.values():
+            for error in errors:
+                messages.error(request, str(error))
+        return redirect("club:detail", slug=club.slug)
+    try:
+        night = services.create_club_night(
+            actor=request.user,
+            club=club,
+            date=form.cleaned_data["date"],
+            league=form.cleaned_data.get("league"),
+            notes=form.cleaned_data.get("notes") or "",
+        )
+    except (ValidationFailed, PermissionDenied) as error:
+        messages.error(request, getattr(error, "message", str(error)))
+        return redirect("club:detail", slug=club.slug)
+    return redirect("club:night", slug=club.slug, night_id=night.pk)

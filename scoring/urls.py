@@ -15,4 +15,9 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("<int:game_id>/entry/last/", views.game_edit_last, name="edit_last"),
     path("<int:game_id>/entry/last/delete/", views.game_delete_last, name="delete_last"),
     path("<int:game_id>/entry/finalize/", views.game_finalize, name="finalize"),
+    path(
+        "<int:game_id>/entry/hands/<int:number>/confirm/",
+        views.game_confirm_hand,
+        name="confirm_hand",
+    ),
 ]

@@ -156,6 +156,23 @@ def describe_hand(hand: dict[str, Any], players: list[str]) -> str:
     return _("Abortive draw")
 
 
+def my_club_games(user: Any) -> list[Game]:
+    """Club games where the user sits: running, or with hands waiting for confirmation."""
+    me = roles.player_of(user)
+    if me is None:
+        return []
+    from django.db.models import Q
+
+    return list(
+        Game.objects.filter(club_night__isnull=False, seats__player=me)
+        .filter(Q(status=Game.Status.IN_PROGRESS) | Q(confirmed=False))
+        .select_related("club_night__club")
+        .prefetch_related("seats__player")
+        .order_by("-club_night__date", "pk")
+        .distinct()
+    )
+
+
 def referee_games(user: Any) -> list[Game]:
     """In-progress tournament games of the tournaments where the user referees."""
     games = Game.objects.filter(status=Game.Status.IN_PROGRESS, table__isnull=False)
@@ -186,7 +203,8 @@ def _game_for_editing(request: HttpRequest, game_id: int) -> Game:
 @login_required
 def referee_home(request: HttpRequest) -> HttpResponse:
     games = referee_games(request.user)
-    return render(request, "scoring/referee_home.html", {"games": games})
+    club_games = my_club_games(request.user)
+    return render(request, "scoring/referee_home.html", {"games": games, "club_games": club_games})
 
 
 def _entry_context(game: Game, form: HandEntryForm | None = None, **extra: Any) -> dict[str, Any]:
@@ -208,10 +226,60 @@ def _entry_context(game: Game, form: HandEntryForm | None = None, **extra: Any) 
     }
 
 
+def _waiting_hands(request: HttpRequest, game: Game, state: dict[str, Any]) -> list[dict[str, Any]]:
+    """Club play without a referee: hands waiting for confirmation, and whether this user
+    (a seated player who did not enter it and has not confirmed yet) may confirm each."""
+    me = roles.player_of(request.user)
+    seated = me is not None and game.seats.filter(player=me).exists()
+    rows = []
+    for hand in game.hands.filter(confirmed=False).order_by("number"):
+        summary = (
+            state["hands"][hand.number]["summary"] if hand.number < len(state["hands"]) else ""
+        )
+        rows.append(
+            {
+                "number": hand.number,
+                "summary": summary,
+                "confirmed_by": len(hand.confirmed_by),
+                "may_confirm": seated
+                and hand.entered_by_id != request.user.pk
+                and me is not None
+                and me.pk not in hand.confirmed_by,
+            }
+        )
+    return rows
+
+
 @login_required
 def game_entry(request: HttpRequest, game_id: int) -> HttpResponse:
     game = _game_for_editing(request, game_id)
-    return render(request, "scoring/entry.html", _entry_context(game))
+    context = _entry_context(game)
+    context["waiting"] = _waiting_hands(request, game, context["state"])
+    return render(request, "scoring/entry.html", context)
+
+
+@login_required
+@require_POST
+def game_confirm_hand(request: HttpRequest, game_id: int, number: int) -> HttpResponse:
+    """A seated player confirms a hand another player entered (club play without a referee)."""
+    game = _game_for_editing(request, game_id)
+    from scoring.services import confirm_hand
+
+    try:
+        version = int(request.POST.get("expected_version", ""))
+    except ValueError:
+        version = -1
+    try:
+        confirm_hand(actor=request.user, game=game, number=number, expected_version=version)
+    except ServicePermissionDenied as exc:
+        raise PermissionDenied(exc.message) from exc
+    except ConflictError:
+        messages.error(request, _("The game changed meanwhile: check the hand and confirm again."))
+    except ServiceError as exc:
+        messages.error(request, exc.message)
+    else:
+        messages.success(request, _("Hand confirmed."))
+    return redirect("scoring:entry", game_id=game.pk)
 
 
 def _apply_error(form: HandEntryForm, error: Exception) -> None:
