@@ -16,20 +16,23 @@ class SeatingError(ValueError):
     """A seating request or plan that cannot be honoured; the message says why."""
 
 
-def substitutes_needed(players: int) -> int:
-    """How many substitutes bring `players` up to a multiple of four."""
-    return -players % TABLE_SIZE
+def substitutes_needed(players: int, table_size: int = TABLE_SIZE) -> int:
+    """How many substitutes bring `players` up to a multiple of the table size."""
+    return -players % table_size
 
 
-def check_player_count(players: int) -> None:
-    """Refuse counts that cannot fill tables of four, suggesting the nearest fixes."""
-    if players < TABLE_SIZE:
-        raise SeatingError(f"{players} players cannot fill a table: at least 4 are needed")
-    add = substitutes_needed(players)
-    if add:
-        remove = TABLE_SIZE - add
+def check_player_count(players: int, table_size: int = TABLE_SIZE) -> None:
+    """Refuse counts that cannot fill tables of `table_size` (4, or 3 for three-player rules,
+    WDMC 2019 5.1), suggesting the nearest fixes."""
+    if players < table_size:
         raise SeatingError(
-            f"{players} players cannot be seated at tables of 4: add {add} "
+            f"{players} players cannot fill a table: at least {table_size} are needed"
+        )
+    add = substitutes_needed(players, table_size)
+    if add:
+        remove = table_size - add
+        raise SeatingError(
+            f"{players} players cannot be seated at tables of {table_size}: add {add} "
             f"substitute{'s' if add > 1 else ''} (to {players + add}) or remove {remove} "
             f"player{'s' if remove > 1 else ''} (to {players - remove})"
         )
@@ -42,15 +45,17 @@ def validate_plan(plan: Sequence[Sequence[Sequence[int]]], *, players: int | Non
     """
     if not plan:
         raise SeatingError("the plan has no rounds")
-    n = players if players is not None else TABLE_SIZE * len(plan[0])
-    check_player_count(n)
+    # Tables of 4, or all of 3 (three-player rules): the first table sets the size.
+    size = len(plan[0][0]) if plan[0] and len(plan[0][0]) == 3 else TABLE_SIZE
+    n = players if players is not None else size * len(plan[0])
+    check_player_count(n, size)
     for r, rnd in enumerate(plan, start=1):
-        if len(rnd) * TABLE_SIZE != n:
+        if len(rnd) * size != n:
             raise SeatingError(f"round {r}: {len(rnd)} tables cannot seat {n} players")
         seen: set[int] = set()
         for t, table in enumerate(rnd, start=1):
-            if len(table) != TABLE_SIZE:
-                raise SeatingError(f"round {r}, table {t}: {len(table)} seats instead of 4")
+            if len(table) != size:
+                raise SeatingError(f"round {r}, table {t}: {len(table)} seats instead of {size}")
             for p in table:
                 if not 0 <= p < n:
                     raise SeatingError(f"round {r}, table {t}: no player {p} (0..{n - 1})")

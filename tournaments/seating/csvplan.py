@@ -1,6 +1,7 @@
 """Predefined plans uploaded as CSV.
 
-One row per table: ``round,table,east,south,west,north``. Rounds and tables are numbered from
+One row per table: ``round,table,east,south,west,north`` (``round,table,east,south,west``
+for three-player rules, WDMC 2019 5.1). Rounds and tables are numbered from
 1; players are numbered 1..N as on the registration list (returned 0-based). A header row is
 optional; commas, semicolons or tabs separate the columns; blank lines are ignored.
 """
@@ -19,15 +20,17 @@ MAX_ERRORS = 20
 def plan_to_csv(plan: Plan) -> str:
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(COLUMNS)
+    size = len(plan[0][0]) if plan and plan[0] else 4
+    writer.writerow(COLUMNS[: 2 + size])
     for r, rnd in enumerate(plan, start=1):
         for t, table in enumerate(rnd, start=1):
             writer.writerow([r, t, *(p + 1 for p in table)])
     return out.getvalue()
 
 
-def parse_plan_csv(text: str, *, players: int | None = None) -> Plan:
+def parse_plan_csv(text: str, *, players: int | None = None, table_size: int = 4) -> Plan:
     """Parse and validate a predefined plan; SeatingError lists the offending rows."""
+    columns = COLUMNS[: 2 + table_size]
     lines = text.splitlines()
     sample = next((line for line in lines if line.strip()), "")
     delimiter = max(",;\t", key=sample.count)
@@ -39,8 +42,10 @@ def parse_plan_csv(text: str, *, players: int | None = None) -> Plan:
             continue
         if number == 1 and row[0].lower() == "round":
             continue
-        if len(row) != len(COLUMNS):
-            errors.append(f"row {number}: {len(row)} columns, expected 6 ({','.join(COLUMNS)})")
+        if len(row) != len(columns):
+            errors.append(
+                f"row {number}: {len(row)} columns, expected {len(columns)} ({','.join(columns)})"
+            )
             continue
         try:
             values = [int(c) for c in row]
@@ -54,7 +59,7 @@ def parse_plan_csv(text: str, *, players: int | None = None) -> Plan:
         if players is not None and any(not 1 <= p <= players for p in seats):
             errors.append(f"row {number}: players are numbered 1..{players}")
             continue
-        if len(set(seats)) < 4:
+        if len(set(seats)) < table_size:
             errors.append(f"row {number}: a player is seated twice at the table")
             continue
         if t in cells.setdefault(r, {}):
@@ -64,7 +69,7 @@ def parse_plan_csv(text: str, *, players: int | None = None) -> Plan:
     if not cells and not errors:
         errors.append("no tables found")
     if not errors:
-        errors.extend(_check_rounds(cells, players))
+        errors.extend(_check_rounds(cells, players, table_size))
     if errors:
         more = len(errors) - MAX_ERRORS
         shown = errors[:MAX_ERRORS] + ([f"... and {more} more"] if more > 0 else [])
@@ -73,7 +78,7 @@ def parse_plan_csv(text: str, *, players: int | None = None) -> Plan:
 
 
 def _check_rounds(
-    cells: dict[int, dict[int, tuple[int, list[int]]]], players: int | None
+    cells: dict[int, dict[int, tuple[int, list[int]]]], players: int | None, table_size: int = 4
 ) -> list[str]:
     errors: list[str] = []
     rounds = sorted(cells)
@@ -83,7 +88,7 @@ def _check_rounds(
     if n is None:
         n = 1 + max(p for rnd in cells.values() for _, seats in rnd.values() for p in seats)
     try:
-        check_player_count(n)
+        check_player_count(n, table_size)
     except SeatingError as exc:
         errors.append(str(exc))
         return errors

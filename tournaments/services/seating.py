@@ -133,6 +133,13 @@ def enqueue_seating_plan(plan: SeatingPlan) -> None:
             )
 
 
+def _table_size(tournament: Tournament) -> int:
+    """Seats per table under the tournament's rules (3 for WDMC 2019 section 5)."""
+    from scoring.engine import load_ruleset
+
+    return load_ruleset(tournament.ruleset, tournament.rule_overrides or None).players
+
+
 @transaction.atomic
 def upload_seating_plan(*, actor: Any, tournament: Tournament, text: str) -> SeatingPlan:
     """A plan from CSV (tournaments.seating.parse_plan_csv): player numbers are 1-based
@@ -142,7 +149,9 @@ def upload_seating_plan(*, actor: Any, tournament: Tournament, text: str) -> Sea
     require_organiser(actor, tournament)
     registrations = active_registrations(tournament)
     try:
-        indices = parse_plan_csv(text, players=len(registrations))
+        indices = parse_plan_csv(
+            text, players=len(registrations), table_size=_table_size(tournament)
+        )
     except SeatingError as error:
         raise ValidationFailed(str(error), field="file") from error
     plan = SeatingPlan.objects.create(

@@ -1,0 +1,87 @@
+"""A three-player (WDMC 2019 section 5) tournament: a plan of tables of 3 is uploaded with
+three seat columns, applied, played, finalized and ranked (issue 19)."""
+
+from __future__ import annotations
+
+import pytest
+
+from club.errors import ValidationFailed
+from scoring.models import Game
+from scoring.services import add_hand, finalize_game
+from tests.factories import RegistrationFactory, TournamentFactory, UserFactory, ron
+from tournaments.models import StaffRole, StandingRow
+from tournaments.services import apply_seating_plan, upload_seating_plan
+from tournaments.standings.services import recompute_standings
+
+pytestmark = pytest.mark.django_db
+
+# Six players, two rounds of two tables of three (seat columns East, South, West).
+PLAN = "round,table,east,south,west\n1,1,1,2,3\n1,2,4,5,6\n2,1,5,3,1\n2,2,2,6,4\n"
+
+
+def _sanma():
+    t = TournamentFactory(ruleset="wdmc-2019-3p")
+    organiser = UserFactory()
+    StaffRole.objects.create(tournament=t, user=organiser, role=StaffRole.Role.ORGANISER)
+    for _ in range(6):
+        RegistrationFactory(tournament=t)
+    return t, organiser
+
+
+def test_a_three_column_plan_is_uploaded_applied_played_and_ranked():
+    t, organiser = _sanma()
+    plan = upload_seating_plan(actor=organiser, tournament=t, text=PLAN)
+    assert [len(table) for rnd in plan.plan for table in rnd] == [3, 3, 3, 3]
+    sessions = apply_seating_plan(actor=organiser, plan=plan)
+    games = list(Game.objects.filter(table__session__in=sessions).order_by("pk"))
+    assert len(games) == 4 and {g.ruleset for g in games} == {"wdmc-2019-3p"}
+    assert {g.seats.count() for g in games} == {3}
+    for game in games[:2]:  # session 1: East and South rounds of three hands each (5.2)
+        for i in range(6):
+            dealer = i % 3
+            game = add_hand(
+                actor=organiser,
+                game=game,
+                hand=ron(winner=(dealer + 1) % 3, loser=(dealer + 2) % 3, han=2, fu=30),
+                expected_version=game.version,
+            )
+        assert game.summary["ended_by"] == "south3"
+        finalize_game(actor=organiser, game=game, expected_version=game.version)
+    recompute_standings(tournament_id=t.pk)
+    rows = StandingRow.objects.filter(tournament=t)
+    assert rows.count() == 6 and sum(r.total for r in rows) == 0
+
+
+def test_a_four_column_plan_is_refused_for_three_player_rules_naming_the_columns():
+    t, organiser = _sanma()
+    four = "round,table,east,south,west,north\n1,1,1,2,3,4\n"
+    with pytest.raises(ValidationFailed) as err:
+        upload_seating_plan(actor=organiser, tournament=t, text=four)
+    assert err.value.field == "file" and "expected 5 (round,table,east,south,west)" in str(
+        err.value
+    )
+
+
+@pytest.mark.parametrize("template", ["pdf/table_cards.html", "pdf/score_sheets.html"])
+def test_table_cards_and_score_sheets_have_three_seats(template):
+    """WDMC 2019 5.2: East, South and West; no North seat on the cards or sheets."""
+    from tests.web.test_web_pdf import layout_text
+    from tournaments.models import Seat
+    from tournaments.pdf import _tables, render_document
+
+    t, organiser = _sanma()
+    (session, _) = apply_seating_plan(
+        actor=organiser, plan=upload_seating_plan(actor=organiser, tournament=t, text=PLAN)
+    )
+    tables = _tables(session)
+    assert [len(x["seats"]) for x in tables] == [3, 3]
+    context = {
+        "session": session,
+        "tournament": t,
+        "tables": tables,
+        "winds": Seat.WINDS,
+        "rows": range(16),
+    }
+    text = layout_text(render_document(template, context))
+    assert "West" in text and "North" not in text
+    assert str(tables[0]["seats"][2].player) in text
