@@ -85,3 +85,17 @@ def test_table_cards_and_score_sheets_have_three_seats(template):
     text = layout_text(render_document(template, context))
     assert "West" in text and "North" not in text
     assert str(tables[0]["seats"][2].player) in text
+
+
+def test_generating_a_plan_for_tables_of_three_is_refused_with_the_way_out():
+    """The generators seat tables of 4 only: a request under three-player rules is refused
+    before anything is built (it could not be applied), naming the upload instead."""
+    from tournaments.models import SeatingPlan
+    from tournaments.services import request_seating_plan
+
+    t, organiser = _sanma()
+    for mode in ("random", "swiss"):
+        with pytest.raises(ValidationFailed) as err:
+            request_seating_plan(actor=organiser, tournament=t, mode=mode)
+        assert err.value.field == "mode" and "round,table,east,south,west" in str(err.value)
+    assert not SeatingPlan.objects.filter(tournament=t).exists()

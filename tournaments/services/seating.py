@@ -86,6 +86,14 @@ def request_seating_plan(
     if isinstance(seed, bool) or not isinstance(seed, int):
         raise ValidationFailed("seed must be an integer.", field="seed")
     options = _clean_options(mode, options, tournament)
+    if _table_size(tournament) != 4:
+        # The generators (tournaments.seating) seat tables of 4 only; refuse before a plan is
+        # built that cannot be applied. Uploaded plans take tables of 3.
+        raise ValidationFailed(
+            "Generated plans (random and Swiss) seat tables of 4; under three-player rules "
+            "(WDMC 2019 section 5) upload a plan with the columns round,table,east,south,west.",
+            field="mode",
+        )
     require_task_queue()
     plan = SeatingPlan.objects.create(
         tournament=tournament,
