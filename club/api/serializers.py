@@ -37,7 +37,17 @@ class ClubSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Club
-        fields = ["id", "slug", "name", "city", "country", "ruleset", "rule_overrides"]
+        fields = [
+            "id",
+            "slug",
+            "name",
+            "city",
+            "country",
+            "ruleset",
+            "rule_overrides",
+            "ruleset_3p",
+            "confirmations",
+        ]
 
 
 class MembershipSerializer(serializers.ModelSerializer):

@@ -30,6 +30,9 @@ def club_snapshot(club: Club) -> dict[str, Any]:
         "country": club.country,
         "ruleset": club.ruleset,
         "rule_overrides": club.rule_overrides,
+        "ruleset_3p": club.ruleset_3p,
+        "rule_overrides_3p": club.rule_overrides_3p,
+        "confirmations": club.confirmations,
     }
 
 
@@ -78,15 +81,49 @@ def create_club(
 
 @transaction.atomic
 def update_club_rules(
-    *, actor: Any, club: Club, ruleset: str, rule_overrides: dict[str, Any] | None = None
+    *,
+    actor: Any,
+    club: Club,
+    ruleset: str,
+    rule_overrides: dict[str, Any] | None = None,
+    ruleset_3p: str | None = None,
+    rule_overrides_3p: dict[str, Any] | None = None,
+    confirmations: str | None = None,
 ) -> Club:
-    """Change the house rules (new games use them; played games keep their snapshot)."""
+    """Change the house rules (new games use them; played games keep their snapshot).
+
+    ``ruleset_3p``/``rule_overrides_3p``: the rules of tables of three at club nights (a
+    three-player ruleset); ``confirmations``: "one" or "all" other players at the table
+    confirm a hand a player entered (club play without a referee). None keeps them.
+    """
     _require_club_admin(actor, club)
     check_rules(ruleset, rule_overrides)
+    fields = ["ruleset", "rule_overrides"]
+    if ruleset_3p is not None:
+        try:
+            check_rules(ruleset_3p, rule_overrides_3p)
+        except ValidationFailed as error:
+            raise ValidationFailed(error.message, field="ruleset_3p") from error
+        from scoring.engine import load_ruleset
+
+        if load_ruleset(ruleset_3p, rule_overrides_3p or None).players != 3:
+            raise ValidationFailed(
+                "ruleset_3p must be a three-player ruleset (e.g. wdmc-2019-3p).",
+                field="ruleset_3p",
+            )
+        fields += ["ruleset_3p", "rule_overrides_3p"]
+    if confirmations is not None and confirmations not in Club.Confirmations.values:
+        raise ValidationFailed('confirmations must be "one" or "all".', field="confirmations")
     before = club_snapshot(club)
     club.ruleset = ruleset
     club.rule_overrides = rule_overrides or {}
-    club.save(update_fields=["ruleset", "rule_overrides"])
+    if ruleset_3p is not None:
+        club.ruleset_3p = ruleset_3p
+        club.rule_overrides_3p = rule_overrides_3p or {}
+    if confirmations is not None:
+        club.confirmations = confirmations
+        fields.append("confirmations")
+    club.save(update_fields=fields)
     record_audit(
         actor=actor,
         action="club.rules",

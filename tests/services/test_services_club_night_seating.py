@@ -124,3 +124,24 @@ def test_refusals_write_nothing(night_world):
     assert err.value.field == "ruleset_3p"
     assert Game.objects.count() == 0
     assert not AuditEntry.objects.filter(action__in=["club_night.seat", "game.create"]).exists()
+
+
+def test_the_club_sets_its_three_player_rules_and_confirmations(night_world):
+    from club.services import update_club_rules
+
+    club, _night, admin, _players = night_world
+    club = update_club_rules(
+        actor=admin, club=club, ruleset="wdmc-2019", ruleset_3p="wdmc-2019-3p", confirmations="all"
+    )
+    club.refresh_from_db()
+    assert (club.ruleset_3p, club.confirmations) == ("wdmc-2019-3p", "all")
+    for kwargs, field in (
+        ({"ruleset_3p": "ema-2025"}, "ruleset_3p"),  # a 4-player ruleset for tables of 3
+        ({"ruleset_3p": "nonsense"}, "ruleset_3p"),
+        ({"confirmations": "some"}, "confirmations"),
+    ):
+        with pytest.raises(ValidationFailed) as err:
+            update_club_rules(actor=admin, club=club, ruleset="wdmc-2019", **kwargs)
+        assert err.value.field == field
+    club.refresh_from_db()
+    assert (club.ruleset_3p, club.confirmations) == ("wdmc-2019-3p", "all")
