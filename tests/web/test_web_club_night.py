@@ -95,6 +95,7 @@ def test_a_thirteen_player_club_night_seat_play_confirm_rate(django_capture_on_c
             south = _login(seats[1].user)
             entry = south.get(reverse("scoring:entry", args=[game.pk])).content.decode()
             assert "unconfirmed" in entry and "Confirm" in entry
+            assert 'id="awaiting-confirmation"' in entry
             for number in range(2 * n):
                 game.refresh_from_db()
                 south.post(
