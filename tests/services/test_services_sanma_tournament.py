@@ -51,6 +51,17 @@ def test_a_three_column_plan_is_uploaded_applied_played_and_ranked():
     rows = StandingRow.objects.filter(tournament=t)
     assert rows.count() == 6 and sum(r.total for r in rows) == 0
 
+    # Exports: each game record has three players and replays; the tournament backup holds
+    # the tables of three (the EMA file is refused: tests/exports).
+    from scoring.engine import replay
+    from scoring.records import game_record
+    from tournaments.backup import export_tournament
+
+    record = game_record(games[0])
+    assert len(record["players"]) == 3 and replay(record)["ended_by"] == "south3"
+    backup = export_tournament(t)
+    assert "wdmc-2019-3p" in str(backup)
+
 
 def test_a_four_column_plan_is_refused_for_three_player_rules_naming_the_columns():
     t, organiser = _sanma()
