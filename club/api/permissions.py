@@ -166,8 +166,13 @@ def can_manage_players(user: Any) -> bool:
 
 
 def can_edit_player(user: Any, player: Any) -> bool:
-    """A player's own profile, and site admins (as club.services.update_player allows)."""
+    """A player's own profile, organisers of a tournament the player is registered in, and
+    site admins (as club.services.update_player allows)."""
     if roles.is_site_admin(user):
+        return True
+    from club.services.players import organises_player
+
+    if organises_player(user, player):
         return True
     return bool(
         getattr(user, "is_authenticated", False)

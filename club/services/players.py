@@ -7,6 +7,7 @@ import unicodedata
 from typing import Any
 
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from club.audit import record_audit
 from club.errors import PermissionDenied, ValidationFailed
@@ -111,15 +112,52 @@ def register_player(
 
 
 UPDATABLE = ("first_name", "last_name", "ema_number", "country")
+# Who a player is in a results file (issue 16.1): fixed for the player once registered in a
+# tournament that is running or later; its organisers can still correct it (audited).
+IDENTITY = ("first_name", "last_name", "ema_number")
+
+
+def identity_locked_by(player: Player) -> Any:
+    """The running, finished or published tournament the player is registered in, or None."""
+    from tournaments.models import Tournament
+
+    return (
+        Tournament.objects.filter(
+            registrations__player=player,
+            status__in=(
+                Tournament.Status.RUNNING,
+                Tournament.Status.FINISHED,
+                Tournament.Status.PUBLISHED,
+            ),
+        )
+        .order_by("-starts_on", "pk")
+        .first()
+    )
+
+
+def organises_player(actor: Any, player: Player) -> bool:
+    """The actor organises a tournament the player is registered in."""
+    from tournaments.models import StaffRole
+
+    if actor is None or not getattr(actor, "is_authenticated", False):
+        return False
+    return StaffRole.objects.filter(
+        user_id=actor.pk,
+        role=StaffRole.Role.ORGANISER,
+        tournament__registrations__player=player,
+    ).exists()
 
 
 @transaction.atomic
 def update_player(*, actor: Any, player: Player, **changes: Any) -> Player:
-    """Change a player's name, EMA number or country (site admins, or the player themself)."""
+    """Change a player's name, EMA number or country: site admins, organisers of a tournament
+    the player is registered in, or the player themself while their identity is not fixed
+    (not yet registered in a running, finished or published tournament)."""
     unknown = sorted(set(changes) - set(UPDATABLE))
     if unknown:
         raise ValidationFailed(f"{unknown[0]} cannot be changed here.", field=unknown[0])
-    if actor is not None and not (is_site_admin(actor) or player.user_id == actor.pk):
+    by_staff = actor is None or is_site_admin(actor) or organises_player(actor, player)
+    if not by_staff and player.user_id != actor.pk:
         raise PermissionDenied("You may only change your own player profile.")
     player = Player.objects.select_for_update().get(pk=player.pk)
     before = player_snapshot(player)
@@ -132,6 +170,18 @@ def update_player(*, actor: Any, player: Player, **changes: Any) -> Player:
         check_ema_number_free(player.ema_number, exclude=player.pk)
     if "country" in changes:
         player.country = clean_country(changes["country"])
+    changed = [f for f in IDENTITY if getattr(player, f) != before[f]]
+    if changed and not by_staff:
+        tournament = identity_locked_by(player)
+        if tournament is not None:
+            raise PermissionDenied(
+                _(
+                    "Your name and EMA number are fixed while you are registered in "
+                    "%(tournament)s (%(status)s); ask its organiser to correct them."
+                )
+                % {"tournament": tournament.name, "status": tournament.get_status_display()},
+                field=changed[0],
+            )
     player.save()
     # The standings show the player's name and EMA number.
     touch_standings(

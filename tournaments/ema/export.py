@@ -18,6 +18,7 @@ from club.errors import ValidationFailed
 from scoring.models import Game
 from scoring.records import check_game_points, game_final
 from tournaments.models import Penalty, StandingRow, Table, Tournament
+from tournaments.spreadsheet import SafeCsvWriter, append_xlsx_row
 from tournaments.standings.exports import thousands
 from tournaments.standings.services import compute_standings
 
@@ -288,7 +289,7 @@ def ema_csv(tournament: Tournament, *, force: bool = False) -> str:
     """The report grid: exactly ``CSV_HEADER``, one quoted row per ranked player (UTF-8)."""
     _checked(tournament, force)
     out = io.StringIO()
-    writer = csv.writer(out, quoting=csv.QUOTE_ALL, lineterminator="\r\n")
+    writer = SafeCsvWriter(out, quoting=csv.QUOTE_ALL, lineterminator="\r\n")  # issue 16.1
     writer.writerow(CSV_HEADER)
     for line in result_lines(tournament):
         writer.writerow(
@@ -322,8 +323,9 @@ def ema_xlsx(tournament: Tournament, *, force: bool = False) -> bytes:
     ws = wb.active
     assert ws is not None
     ws.title = "Results"
-    ws.append(XLSX_DETAILS_HEADER)
-    ws.append(
+    append_xlsx_row(ws, XLSX_DETAILS_HEADER)
+    append_xlsx_row(  # no cell is a formula (issue 16.1)
+        ws,
         [
             tournament.name,
             len(lines),
@@ -334,12 +336,13 @@ def ema_xlsx(tournament: Tournament, *, force: bool = False) -> bytes:
             tournament.starts_on.isoformat(),
             tournament.ends_on.isoformat(),
             tournament_days(tournament),
-        ]
+        ],
     )
     ws.append([])
-    ws.append(XLSX_PLAYERS_HEADER)
+    append_xlsx_row(ws, XLSX_PLAYERS_HEADER)
     for line in lines:
-        ws.append(
+        append_xlsx_row(
+            ws,
             [
                 line.place,
                 line.first_name,
@@ -349,7 +352,7 @@ def ema_xlsx(tournament: Tournament, *, force: bool = False) -> bytes:
                 _number(line.score),
                 "yes" if line.member else "no",
                 line.country,
-            ]
+            ],
         )
         ws.cell(row=ws.max_row, column=4).number_format = "@"  # keep the leading zeros
     buffer = io.BytesIO()

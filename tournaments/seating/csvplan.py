@@ -11,6 +11,8 @@ from __future__ import annotations
 import csv
 import io
 
+from tournaments.spreadsheet import SafeCsvWriter
+
 from .core import Plan, SeatingError, check_player_count
 
 COLUMNS = ["round", "table", "east", "south", "west", "north"]
@@ -19,7 +21,7 @@ MAX_ERRORS = 20
 
 def plan_to_csv(plan: Plan) -> str:
     out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
+    writer = SafeCsvWriter(out, lineterminator="\n")  # numbers only; the one CSV writer
     size = len(plan[0][0]) if plan and plan[0] else 4
     writer.writerow(COLUMNS[: 2 + size])
     for r, rnd in enumerate(plan, start=1):

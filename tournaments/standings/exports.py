@@ -6,6 +6,7 @@ import csv
 import io
 
 from tournaments.models import Tournament
+from tournaments.spreadsheet import SafeCsvWriter
 
 from .ranking import tie_breaks_of
 from .selectors import session_numbers, standings_for
@@ -27,7 +28,7 @@ def standings_csv(tournament: Tournament) -> str:
     sessions = session_numbers(rows)
     tie_breaks = tie_breaks_of(tournament.tie_breaks)
     out = io.StringIO()
-    writer = csv.writer(out, quoting=csv.QUOTE_ALL, lineterminator="\n")
+    writer = SafeCsvWriter(out, quoting=csv.QUOTE_ALL, lineterminator="\n")  # issue 16.1
     writer.writerow(
         [
             "Rank",
