@@ -87,8 +87,16 @@ def advance(
     sudden_death = rules.west_sudden_death == "wdmc"
     if sudden_death and state.wind == WEST and _non_dealer_won(hand, state.dealer):
         return nxt, "west"  # WDMC 2019 3.7.1: in the west round a non-dealer win ends it
-    if rules.west_round and state.wind == WEST and max(scores) >= rules.return_points:
-        return nxt, "west"  # sudden death in the west round
+    if (
+        rules.west_round
+        and state.wind == WEST
+        and max(scores) >= rules.return_points
+        and (not settled.dealer_stays or _dealer_top(state.dealer, scores, rules))
+    ):
+        # Sudden death in the west round: a hand ending with someone at the return points
+        # ends the game, unless the dealer keeps the deal without being top (Tenhou: a
+        # tenpai dealer who is not top plays on though another player has 30,000).
+        return nxt, "west"
     # EMA 2025 3.5: the game ends after the south round, unless the west round is played
     # while no one has reached the return points, or (WDMC 2019 3.7.1) the all-last South
     # hand was an exhaustive draw with the dealer noten.

@@ -49,6 +49,7 @@ _EMA: dict[str, Entry] = {
     "agari_yame": ("none", f"{EMA} 3.5: the game ends when the south round ends"),
     "time_limit": ("ema", f"{EMA} 7.4: after the 15-minute signal, this hand and one more"),
     "west_sudden_death": ("none", f"{EMA} 3.5: the game ends when the south round ends"),
+    "pao_ron_honba": ("discarder", f"{EMA} 3.3.7: only the discarder pays the counters"),
 }
 
 
@@ -195,39 +196,111 @@ _SAN_DIEGO: dict[str, Entry] = _derive(
 )
 
 ONLINE = "game-record.md presets (common online settings)"
+# Tenhou (tenhou.net): each value with the evidence from real Tenhou game logs or from a
+# documented Tenhou behaviour; tests/engine/test_engine_tenhou.py replays the real figures.
+TH = "Tenhou"
+_OWARI = 'real owari "203,-20.0,344,45.0,192,-31.0,261,6.0"'
 _TENHOU: dict[str, Entry] = _derive(
     _EMA,
-    start_points=(25000, ONLINE),
-    return_points=(30000, ONLINE),
-    uma=((20000, 10000, -10000, -20000), ONLINE),
-    tie_break=("seat", ONLINE),
-    result_rounding=("tenhou", "game-record.md result_rounding (Tenhou)"),
-    kiriage=(False, "chosen: Tenhou pays 4 han 30 fu as 7,700"),
-    han_limit=("kazoe_yakuman", "chosen: Tenhou counts 13+ han as yakuman"),
-    double_yakuman=(True, "chosen: Tenhou pays double yakuman"),
-    multiple_ron=("triple_abortive", ONLINE),
-    multi_ron_honba=("each", "chosen: the discarder pays counters to both winners"),
-    multi_ron_riichi=("first", "chosen: Tenhou gives the sticks to the nearest winner"),
-    leftover_riichi=("first_place", "chosen: sticks left at the end go to first place"),
-    bust=(True, ONLINE),
-    west_round=(True, ONLINE),
-    west_sudden_death=("none", "chosen: Tenhou's west round is west_round"),
+    players=(4, f"{TH}: four-player tables (the 4-player lobby; sanma is another game)"),
+    start_points=(25000, f'{TH}: every log starts at ten="250,250,250,250"'),
+    riichi_stick=(1000, f'{TH}: REACH step 2 takes 1,000 (ten="250,240,250,250")'),
+    honba_ron=(
+        300,
+        f'{TH}: real AGARI ba="1,2" ten="30,3900,0" sc="...,215,62,280,-42": 3,900 + 300'
+        " from the discarder, + 2 sticks",
+    ),
+    honba_tsumo=(
+        100,
+        f'{TH}: real AGARI ba="1,2" ten="30,12000,2" sc="245,-31,260,-61,252,143,223,-31"',
+    ),
+    noten_total=(
+        3000,
+        f'{TH}: real RYUUKYOKU sc="250,-10,240,30,250,-10,250,-10": one tenpai, +3,000',
+    ),
+    dealer_stays_on_draw=(
+        "tenpai",
+        f"{TH}: a noten dealer passes the deal (the next INIT seed has the next dealer)",
+    ),
+    open_tanyao=(True, f"{TH}: kuitan (open all simples) is played"),
+    lateness_per_minute=(1000, "chosen: online play has no tournament penalties; EMA 7.2"),
+    lateness_max_minutes=(10, "chosen: online play has no tournament penalties; EMA 7.2"),
+    score_sheet_penalty=(2000, "chosen: online play has no score sheets; EMA 7.5"),
+    all_last_sheet_penalty=(8000, "chosen: online play has no score sheets; EMA 6.10"),
+    substitute_points=(-15000, "chosen: online play has no substitutes; EMA 7.3"),
+    substitute_uma=(-15000, "chosen: online play has no substitutes; EMA 7.3"),
+    return_points=(30000, f"{TH}: results count from 30,000 ({_OWARI}: 26,100 -> -4 + 10)"),
+    uma=((20000, 10000, -10000, -20000), f"{TH}: +20/+10/-10/-20 ({_OWARI})"),
+    tie_break=("seat", f"{TH}: equal scores rank by the seat nearer the starting East"),
+    result_rounding=(
+        "tenhou",
+        f"{TH}: score - 30,000 rounded first (500 toward zero), uma after, top takes the"
+        ' balance (real owari "225,-17.0,230,3.0,388,48.0,157,-34.0": 22,500 -> -7 - 10;'
+        " a 25,500 second scores +6, issue 20)",
+    ),
+    kiriage=(False, f'{TH}: 4 han 30 fu pays 7,700 (ten="30,7700,0" in real logs)'),
+    han_limit=("kazoe_yakuman", f"{TH}: 13 han and more count as a yakuman"),
+    double_yakuman=(True, f"{TH}: yakuman combine and are paid as double"),
+    multiple_ron=(
+        "triple_abortive",
+        f"{TH}: a double ron is paid to both, a triple ron is an abortive draw",
+    ),
+    multi_ron_honba=(
+        "first",
+        f"{TH}: on a double ron only the first winner after the discarder takes the counters"
+        " (real double-ron logs: 1 counter, 8,000 each -> -16,300 / +8,300 / +8,000)",
+    ),
+    multi_ron_riichi=(
+        "first",
+        f"{TH}: on a double ron every riichi stick goes to the first winner (atamahane)",
+    ),
+    leftover_riichi=("first_place", f"{TH}: sticks left at the end go to the top"),
+    bust=(True, f"{TH}: the game ends when a player goes below zero (0 is not out)"),
+    west_round=(
+        True,
+        f"{TH}: west round while no one has 30,000 after South 4; it ends when a hand ends"
+        " with someone at 30,000 unless the dealer keeps the deal without being top; West 4"
+        " is the last hand (no north round)",
+    ),
+    west_sudden_death=("none", f"{TH}: its west round is west_round, not WDMC 3.7.1"),
     chombo=(
         {"mode": "reverse_mangan", "points": 8000},
-        "chosen: no referee online; paid at the table as EMA 3.4.6 outside tournaments",
+        "chosen: the Tenhou client allows no false win; a recorded chombo is paid at the"
+        " table as EMA 3.4.6 outside tournaments",
     ),
-    nagashi_mangan=(True, "chosen: Tenhou has nagashi mangan"),
-    aka_dora=(1, ONLINE + ": red fives"),
-    renhou=("none", "chosen: Tenhou has no renhou"),
-    double_wind_pair_fu=(4, "chosen: Tenhou counts a double wind pair as 4 fu"),
+    nagashi_mangan=(
+        True,
+        f"{TH}: nagashi mangan is paid as a tsumo mangan instead of the noten payments",
+    ),
+    aka_dora=(1, f"{TH}: one red five per suit"),
+    renhou=("none", f"{TH}: no renhou"),
+    double_wind_pair_fu=(4, f"{TH}: a double wind pair is 4 fu"),
     substitute_rule=("none", "chosen: online play has no substitutes"),
-    abortive_draws=("counter", "chosen: Tenhou adds a counter after an abortive draw"),
-    agari_yame=("auto", "chosen: Tenhou ends the game when the all-last dealer is top"),
+    abortive_draws=(
+        "counter",
+        f"{TH}: an abortive draw (nine terminals, four winds, four riichi, four quads, triple"
+        " ron) keeps the dealer and adds a counter",
+    ),
+    agari_yame=(
+        "auto",
+        f"{TH}: the all-last dealer who is top with 30,000 after a win or a tenpai draw ends"
+        " the game",
+    ),
     time_limit=("none", "chosen: online games have no session signal"),
+    pao_ron_honba=(
+        "liable",
+        f"{TH}: when a liable player shares a ron with the discarder, the liable player pays"
+        " the counters",
+    ),
 )
 
 _WRC: dict[str, Entry] = _derive(
-    _TENHOU,
+    {
+        k: (v, f"chosen: as online play ({src})" if src.startswith(TH) else src)
+        for k, (v, src) in _TENHOU.items()
+    },
+    multi_ron_honba=("each", "chosen: as EMA 2025 3.4.4"),
+    pao_ron_honba=("discarder", "chosen: as EMA 2025 3.3.7"),
     result_rounding=("none", "chosen: tournament results are kept exact"),
     kiriage=(True, "chosen: as EMA 2025 4.1.2 (tournament practice)"),
     double_yakuman=(False, "chosen: as EMA 2025 4.2.6 (tournament practice)"),

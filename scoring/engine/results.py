@@ -174,8 +174,12 @@ def final_results(
     for seat in subs:
         raw[seat] = rules.substitute_points + rules.substitute_uma
     if rules.result_rounding == "tenhou":
+        # Tenhou: the score minus the return points is rounded first, uma added after
+        # (a 25,500 second under 25k/30k, uma +10: -4.5 -> -4, +10 = +6; real owari figures
+        # in tests/engine/test_engine_tenhou.py); first place takes the balance.
         order = sorted(seats, key=lambda s: (rank[s], s))
-        rounded = {s: _tenhou_round(raw[s]) for s in order[1:]}
+        bonus = [uma[s] + oka[s] for s in seats]
+        rounded = {s: _tenhou_round(raw[s] - bonus[s]) + bonus[s] for s in order[1:]}
         rounded[order[0]] = sum(raw) - sum(rounded.values())  # first takes the balance
         raw = [rounded[s] for s in seats]
 

@@ -28,6 +28,7 @@ ABORTIVE_DRAWS = ("none", "repeat", "counter")
 AGARI_YAME = ("none", "optional", "auto")
 TIME_LIMITS = ("none", "ema")
 WEST_SUDDEN_DEATH = ("none", "wdmc")
+PAO_RON_HONBA = ("discarder", "liable")
 
 
 @dataclass(frozen=True)
@@ -87,6 +88,9 @@ class Ruleset:
     # all-last South hand with the dealer noten leads into West 1, and from then on the game
     # ends as soon as a player other than the dealer wins; "none": not played.
     west_sudden_death: str = "none"
+    # Who pays the counters when a liable (pao) player shares a ron with the discarder:
+    # "discarder" (EMA 2025 3.3.7) or "liable" (Tenhou, presets.py).
+    pao_ron_honba: str = "discarder"
 
     def to_dict(self) -> dict[str, object]:
         """JSON-able dict with the game-record key names (``id`` excluded)."""
@@ -123,6 +127,7 @@ _CHOICES: dict[str, tuple[object, ...]] = {
     "agari_yame": AGARI_YAME,
     "time_limit": TIME_LIMITS,
     "west_sudden_death": WEST_SUDDEN_DEATH,
+    "pao_ron_honba": PAO_RON_HONBA,
 }
 _BOOLS = {
     "kiriage",

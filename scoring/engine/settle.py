@@ -67,10 +67,11 @@ def _settle_ron(hand: Hand, t: Table, rules: Ruleset, deltas: list[int]) -> Sett
         deltas[seat] += ron + honba
         if win.pao is not None and win.pao != hand.loser:
             # EMA 2025 3.3.7: the liable player and the discarder share the value equally;
-            # only the discarder pays the counters.
+            # only the discarder pays the counters (Tenhou: only the liable player does).
             half = ron // 2
-            deltas[win.pao] -= half
-            deltas[hand.loser] -= ron - half + honba
+            liable_honba = honba if rules.pao_ron_honba == "liable" else 0
+            deltas[win.pao] -= half + liable_honba
+            deltas[hand.loser] -= ron - half + honba - liable_honba
         else:
             deltas[hand.loser] -= ron + honba
     _pay_sticks(deltas, hand, t, rules, order)

@@ -56,7 +56,15 @@ def test_every_key_cites_a_source(preset: str) -> None:
         assert source.strip(), key
         assert any(
             tag in source
-            for tag in ("EMA", "WDMC", "Ari-Ari", "San Diego", "game-record.md", "chosen:")
+            for tag in (
+                "EMA",
+                "WDMC",
+                "Ari-Ari",
+                "San Diego",
+                "game-record.md",
+                "chosen:",
+                "Tenhou:",
+            )
         ), (key, source)
 
 
