@@ -1,8 +1,9 @@
 """The Celery app; tasks live beside the services they wrap (`<app>/tasks.py`)."""
 
 import os
+from typing import Any
 
-from celery import Celery
+from celery import Celery, bootsteps
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
@@ -11,6 +12,31 @@ app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
 # Task modules inside sub-packages (standings, ratings) beside their services.
 app.autodiscover_tasks(["tournaments.standings", "club.ratings"])
+
+
+class WorkerHeartbeat(bootsteps.StartStopStep):
+    """Every worker writes a heartbeat into the cache on its timer; /health/ reads it
+    (config.health: the "worker" component)."""
+
+    requires = ("celery.worker.components:Timer",)
+
+    def __init__(self, worker: Any, **kwargs: Any) -> None:
+        super().__init__(worker, **kwargs)
+        self.tref: Any = None
+
+    def start(self, worker: Any) -> None:
+        from config.health import HEARTBEAT_SECONDS, write_heartbeat
+
+        write_heartbeat()
+        self.tref = worker.timer.call_repeatedly(HEARTBEAT_SECONDS, write_heartbeat)
+
+    def stop(self, worker: Any) -> None:
+        if self.tref is not None:
+            self.tref.cancel()
+            self.tref = None
+
+
+app.steps["worker"].add(WorkerHeartbeat)
 
 
 @app.task(name="hanchan.ping", ignore_result=False)

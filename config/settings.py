@@ -203,6 +203,9 @@ CACHES = {
         {
             "BACKEND": "django.core.cache.backends.redis.RedisCache",
             "LOCATION": os.environ["CACHE_URL"],
+            # A cache that does not answer fails fast: readers fall back to the database
+            # (tournaments.standings.cache) instead of waiting on a dead Redis.
+            "OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 0.5},
         }
         if os.environ.get("CACHE_URL")
         else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}

@@ -23,6 +23,7 @@ from scoring.models import Game
 from scoring.services import game_record
 from tournaments import roles
 from tournaments.models import StaffRole
+from tournaments.selectors import visible_games
 
 WINDS = "ESWN"
 
@@ -560,10 +561,9 @@ def game_finalize(request: HttpRequest, game_id: int) -> HttpResponse:
 
 
 def game_public(request: HttpRequest, game_id: int) -> HttpResponse:
-    """A game hand by hand, for anyone (players look up their games)."""
-    game = get_object_or_404(
-        Game.objects.select_related("table__session__tournament", "club_night__club"), pk=game_id
-    )
+    """A game hand by hand, for anyone (players look up their games); a draft tournament's
+    games for its staff only (the one visibility rule, shared with the API)."""
+    game = get_object_or_404(visible_games(request.user), pk=game_id)
     state = table_state(game)
     return render(request, "scoring/game.html", {"game": game, "state": state})
 
@@ -574,7 +574,7 @@ def game_record_download(request: HttpRequest, game_id: int) -> HttpResponse:
 
     from scoring.records import game_record as record_of
 
-    game = get_object_or_404(Game.objects.select_related("table__session"), pk=game_id)
+    game = get_object_or_404(visible_games(request.user), pk=game_id)
     response = HttpResponse(
         json.dumps(record_of(game), ensure_ascii=False, indent=1),
         content_type="application/json; charset=utf-8",

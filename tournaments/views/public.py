@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.template.loader import render_to_string
 from django.utils.safestring import mark_safe
@@ -15,20 +15,17 @@ from club.models import Player
 from scoring.models import Game, GameSeat
 from tournaments import roles
 from tournaments.models import Seat, Session, StandingRow, Tournament
+from tournaments.selectors import HIDDEN, can_see_tournament
 from tournaments.standings import cache as standings_cache
 from tournaments.standings.ranking import tie_breaks_of
 from tournaments.standings.selectors import session_numbers, standings_for
 from tournaments.views.charts import line_chart_svg
 
-HIDDEN = (Tournament.Status.DRAFT,)
-
 
 def visible_tournament(request: HttpRequest, slug: str) -> Tournament:
-    """Drafts are visible to their organisers only."""
+    """Drafts are visible to their staff only (the rule of tournaments.selectors)."""
     tournament = get_object_or_404(Tournament, slug=slug)
-    if tournament.status in HIDDEN and not roles.is_organiser(request.user, tournament):
-        from django.http import Http404
-
+    if not can_see_tournament(request.user, tournament):
         raise Http404("No such tournament.")
     return tournament
 

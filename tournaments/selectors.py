@@ -1,0 +1,52 @@
+"""Reads of tournaments shared by the web pages and the API: who may see what.
+
+The one draft-visibility rule: a tournament in draft is visible to its staff (organisers and
+referees of that tournament) and to site admins only; every other status is public, with its
+sessions, seating, games, penalties and standings. Club games are public. The web pages
+(`tournaments/views`, the game page and its record download) and the API
+(`club/api/visibility.py`) both read through these functions, so the two cannot differ.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import Q, QuerySet
+
+from scoring.models import Game
+from tournaments import roles
+from tournaments.models import Tournament
+
+HIDDEN = (Tournament.Status.DRAFT,)
+
+
+def _staffed(user: Any) -> QuerySet[Tournament, Any]:
+    return Tournament.objects.filter(staff__user_id=user.pk).values("pk")
+
+
+def visible_tournaments(user: Any) -> QuerySet[Tournament]:
+    """The tournaments `user` (maybe anonymous or None) may read."""
+    tournaments = Tournament.objects.all()
+    if roles.is_site_admin(user):
+        return tournaments
+    public = ~Q(status__in=HIDDEN)
+    if user is not None and user.is_authenticated:
+        return tournaments.filter(public | Q(pk__in=_staffed(user)))
+    return tournaments.filter(public)
+
+
+def can_see_tournament(user: Any, tournament: Tournament) -> bool:
+    """The rule of `visible_tournaments` for one tournament already loaded."""
+    # Staff = organisers and referees (roles.is_referee counts both, and site admins).
+    return tournament.status not in HIDDEN or roles.is_referee(user, tournament)
+
+
+def visible_games(user: Any) -> QuerySet[Game]:
+    """The games `user` may read: club games, and games of the tournaments they may see."""
+    games = Game.objects.select_related("table__session__tournament", "club_night__club")
+    if roles.is_site_admin(user):
+        return games
+    return games.filter(
+        Q(club_night__isnull=False)
+        | Q(table__session__tournament__in=visible_tournaments(user).values("pk"))
+    )
