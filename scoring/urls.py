@@ -2,11 +2,15 @@
 
 from django.urls import URLPattern, URLResolver, path
 
-from scoring import views
+from scoring import offline, views
 
 app_name = "scoring"
 urlpatterns: list[URLPattern | URLResolver] = [
     path("referee/", views.referee_home, name="referee"),
+    # Issue 21: the installable, offline-capable referee pages (scope: this folder).
+    path("sw.js", offline.service_worker, name="service_worker"),
+    path("manifest.webmanifest", offline.manifest, name="manifest"),
+    path("offline/", offline.offline_page, name="offline"),
     path("<int:game_id>/", views.game_public, name="game"),
     path("<int:game_id>/record.json", views.game_record_download, name="record"),
     path("<int:game_id>/entry/", views.game_entry, name="entry"),

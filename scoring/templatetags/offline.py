@@ -1,0 +1,159 @@
+"""Template hooks of the offline referee pages (issue 21): `{% load offline %}`.
+
+- `{% offline_head %}` in `<head>`: manifest, theme colour, the offline script and styles;
+- `{% offline_status %}` in the top bar: online / offline / waiting to send;
+- `{% offline_entry game state %}` on the entry page: the queue of hands waiting to send, its
+  conflict screen, and the page's settings for `static/js/offline.js`;
+- `{% offline_tables games %}` on the referee's table list: keeps those tables' entry pages
+  on the phone.
+
+Every text the script shows is translated here (the same msgids as the server's own, so a
+hand reads the same whether described by the server or by the phone).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import template
+from django.conf import settings
+from django.shortcuts import resolve_url
+from django.templatetags.static import static
+from django.urls import reverse
+from django.utils.html import format_html
+from django.utils.safestring import SafeString
+from django.utils.translation import gettext as _
+
+from scoring import offline
+
+register = template.Library()
+
+
+def _strings() -> dict[str, str]:
+    return {
+        # state in the top bar
+        "online": _("Online"),
+        "offline": _("Offline"),
+        "sending": _("Sending…"),
+        "waiting_count": _("Waiting to send: %(count)s"),
+        "conflict_short": _("Conflict"),
+        "all_sent": _("All waiting hands were sent."),
+        # the queue
+        "queue_title": _("Waiting to send"),
+        "queue_note": _(
+            "Kept on this phone, also through a reload. They are sent in order, each exactly "
+            "once, as soon as the connection returns. The scores above do not include them yet."
+        ),
+        "queued": _("Hand kept on this phone: it is sent when the connection returns."),
+        "preview_offline": _(
+            "Offline: the payment preview returns with the connection. Confirmed hands wait on "
+            "this phone and the server checks each one when it is sent."
+        ),
+        "badge_waiting": _("waiting"),
+        "badge_conflict": _("conflict"),
+        "badge_refused": _("refused"),
+        "badge_auth": _("log in"),
+        "other_tables": _("Other tables also have hands waiting to send: %(count)s"),
+        # conflicts
+        "conflict_title": _("Another referee changed this game meanwhile."),
+        "finalized_title": _(
+            "This game was finalized meanwhile: your waiting hands were not added."
+        ),
+        "refused_title": _("The server refused a waiting hand:"),
+        "auth_title": _("Log in again to send the waiting hands; they stay on this phone."),
+        "login": _("Log in"),
+        "conflict_help": _("Nothing of yours was applied. Compare both and choose."),
+        "server_side": _("On the server now"),
+        "yours": _("Yours, not sent"),
+        "scores": _("Scores: %(scores)s"),
+        "no_new_hands": _("No new hands: an earlier hand was corrected or deleted."),
+        "send_mine": _("Send mine after theirs"),
+        "discard_mine": _("Discard mine, keep the server's"),
+        "discard_one": _("Discard this hand"),
+        "retry": _("Try again"),
+        # the form, checked on the phone (the same messages as scoring.forms.HandEntryForm)
+        "not_complete": _("Not complete yet:"),
+        "what_happened": _("What happened?"),
+        "required": _("This field is required."),
+        "choose_winner": _("Choose who won."),
+        "tsumo_one": _("A tsumo has exactly one winner."),
+        "choose_loser": _("Choose who dealt in."),
+        "loser_wins": _("The player who dealt in cannot also win."),
+        "choose_han": _("Choose the han, or yakuman."),
+        "choose_fu": _("Choose the fu (below 5 han they count)."),
+        "pao_self": _("The winner cannot be liable for their own hand."),
+        "choose_nagashi": _("Choose who made nagashi mangan."),
+        "choose_offender": _("Choose who made the chombo."),
+        "tiles_single": _("Tiles can be checked for a single win only."),
+        # one line per hand (the same msgids as scoring.views.describe_hand)
+        "ron": _("Ron: %(wins)s from %(loser)s"),
+        "tsumo": _("Tsumo: %(win)s"),
+        "draw": _("Draw, tenpai: %(who)s"),
+        "nobody": _("nobody"),
+        "nagashi": _("Nagashi mangan: %(who)s"),
+        "chombo": _("Chombo: %(who)s"),
+        "abortive": _("Abortive draw"),
+        "yakuman": _("yakuman"),
+        "double_yakuman": _("double yakuman"),
+        "han_fu": _("%(han)s han %(fu)s fu"),
+        "han": _("%(han)s han"),
+        "time_signal": _("time signal"),
+    }
+
+
+def _common(user: Any) -> dict[str, Any]:
+    return {
+        "user": getattr(user, "pk", None),
+        "sw": reverse("scoring:service_worker"),
+        "scope": offline.scope(),
+        "hands_api": reverse("api:game-hands", args=[987654321]),
+        "entry": reverse("scoring:entry", args=[987654321]),
+        "login": resolve_url(settings.LOGIN_URL),
+        "strings": _strings(),
+    }
+
+
+@register.simple_tag
+def offline_head() -> SafeString:
+    return format_html(
+        '<link rel="manifest" href="{}"><meta name="theme-color" content="{}">'
+        '<link rel="icon" href="{}" sizes="192x192">'
+        '<link rel="stylesheet" href="{}"><script src="{}" defer></script>',
+        reverse("scoring:manifest"),
+        offline.THEME_COLOR,
+        static("icons/hanchan-192.png"),
+        static("css/offline.css"),
+        static("js/offline.js"),
+    )
+
+
+@register.simple_tag
+def offline_status() -> SafeString:
+    """Online / offline / sending / conflict, and how many hands wait on this phone."""
+    return format_html(
+        '<span id="net-status" class="net-status" data-state="online" data-queued="0" '
+        'role="status" aria-live="polite"><span class="dot" aria-hidden="true"></span>'
+        '<span class="text">{}</span><span class="count" hidden></span></span>',
+        _("Online"),
+    )
+
+
+@register.inclusion_tag("scoring/_offline.html", takes_context=True)
+def offline_entry(context: template.Context, game: Any, state: dict[str, Any]) -> dict[str, Any]:
+    config = {
+        **_common(context["request"].user),
+        "page": "entry",
+        "game": game.pk,
+        "version": game.version,
+        "hands": len(state.get("hands") or []),
+        "players": list(state.get("players") or []),
+        "finished": game.status == "finished",
+    }
+    return {"config": config, "entry": True}
+
+
+@register.inclusion_tag("scoring/_offline.html", takes_context=True)
+def offline_tables(context: template.Context, *game_lists: Any) -> dict[str, Any]:
+    warm = [reverse("scoring:entry", args=[g.pk]) for games in game_lists for g in games or []]
+    config = {**_common(context["request"].user), "page": "tables", "warm": warm}
+    return {"config": config, "entry": False}

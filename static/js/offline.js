@@ -1,0 +1,777 @@
+/* Hanchan: the referee's entry page keeps working when the hall's Wi-Fi drops (issue 21).
+ *
+ * - registers the service worker (scoring/offline.py) that keeps the referee's pages;
+ * - online with nothing waiting, Confirm posts the form as always (the server renders errors,
+ *   conflicts and "Hand saved.");
+ * - offline, or while hands of this game wait, Confirm keeps the hand in IndexedDB with a fresh
+ *   Idempotency-Key and the game version it was entered against, and shows it as waiting;
+ * - when the connection returns the waiting hands are sent in order to the API
+ *   (POST /api/v1/games/<id>/hands/ with Idempotency-Key): a lost answer is retried with the
+ *   same key, so the server applies each hand exactly once (club.idempotency);
+ * - a 409 (another referee wrote meanwhile) or a refusal (game finalized or locked) stops the
+ *   queue and shows both sides: the server's hands and the phone's, and the referee chooses.
+ *
+ * The payment preview needs the server (the engine is Python); offline the page says so.
+ * Plain JavaScript, no framework; every text comes translated from the page (offline-config).
+ */
+(function () {
+  "use strict";
+
+  var configNode = document.getElementById("offline-config");
+  var config = configNode ? JSON.parse(configNode.textContent) : null;
+  if (!config) return;
+  var T = config.strings;
+  var DB_NAME = "hanchan-offline";
+  var STORE = "queue";
+  var LOCK = "hanchan-offline-queue";
+
+  function fmt(text, args) {
+    return text.replace(/%\((\w+)\)s/g, function (all, key) {
+      return Object.prototype.hasOwnProperty.call(args, key) ? String(args[key]) : all;
+    });
+  }
+
+  function el(tag, attrs, children) {
+    var node = document.createElement(tag);
+    Object.keys(attrs || {}).forEach(function (name) {
+      if (name === "text") node.textContent = attrs[name];
+      else node.setAttribute(name, attrs[name]);
+    });
+    (children || []).forEach(function (child) {
+      if (child) node.appendChild(child);
+    });
+    return node;
+  }
+
+  function uuid() {
+    if (window.crypto && crypto.randomUUID) return crypto.randomUUID();
+    var bytes = crypto.getRandomValues(new Uint8Array(16));
+    return Array.prototype.map
+      .call(bytes, function (b) {
+        return (b + 256).toString(16).slice(1);
+      })
+      .join("");
+  }
+
+  function gameUrl(template, game) {
+    return template.replace("987654321", String(game));
+  }
+
+  // ---------------------------------------------------------------- the service worker
+  if ("serviceWorker" in navigator) {
+    navigator.serviceWorker.register(config.sw, { scope: config.scope }).catch(function () {});
+    if (config.warm && config.warm.length) {
+      navigator.serviceWorker.ready.then(function (registration) {
+        if (registration.active) registration.active.postMessage({ type: "warm", urls: config.warm });
+      });
+    }
+    // Logging out forgets the referee pages kept on the phone.
+    document.querySelectorAll("form[action$='/logout/']").forEach(function (form) {
+      form.addEventListener("submit", function () {
+        var worker = navigator.serviceWorker.controller;
+        if (worker) worker.postMessage({ type: "forget" });
+      });
+    });
+  }
+
+  // ---------------------------------------------------------------- IndexedDB queue
+  var dbPromise = null;
+  function db() {
+    if (!dbPromise) {
+      dbPromise = new Promise(function (resolve, reject) {
+        var request = indexedDB.open(DB_NAME, 1);
+        request.onupgradeneeded = function () {
+          var store = request.result.createObjectStore(STORE, { keyPath: "id", autoIncrement: true });
+          store.createIndex("game", "game");
+        };
+        request.onsuccess = function () {
+          resolve(request.result);
+        };
+        request.onerror = function () {
+          reject(request.error);
+        };
+      });
+    }
+    return dbPromise;
+  }
+
+  function run(mode, work) {
+    return db().then(function (database) {
+      return new Promise(function (resolve, reject) {
+        var tx = database.transaction(STORE, mode);
+        var result;
+        tx.oncomplete = function () {
+          resolve(result);
+        };
+        tx.onerror = tx.onabort = function () {
+          reject(tx.error);
+        };
+        work(tx.objectStore(STORE), function (value) {
+          result = value;
+        });
+      });
+    });
+  }
+
+  function allItems() {
+    return run("readonly", function (store, done) {
+      var request = store.getAll();
+      request.onsuccess = function () {
+        var mine = request.result.filter(function (item) {
+          return item.user === config.user;
+        });
+        mine.sort(function (a, b) {
+          return a.id - b.id;
+        });
+        done(mine);
+      };
+    });
+  }
+
+  function putItem(item) {
+    return run("readwrite", function (store, done) {
+      var request = store.put(item);
+      request.onsuccess = function () {
+        done(request.result);
+      };
+    });
+  }
+
+  function deleteItems(ids) {
+    return run("readwrite", function (store) {
+      ids.forEach(function (id) {
+        store.delete(id);
+      });
+    });
+  }
+
+  function gameItems(items, game) {
+    return items.filter(function (item) {
+      return item.game === game;
+    });
+  }
+
+  // ---------------------------------------------------------------- hands as the server writes them
+  function name(players, seat) {
+    return typeof seat === "number" && seat >= 0 && seat < players.length ? players[seat] : "?";
+  }
+
+  function winText(win, players) {
+    var value;
+    if (win.yakuman) value = win.yakuman === 1 ? T.yakuman : T.double_yakuman;
+    else if (win.fu) value = fmt(T.han_fu, { han: win.han, fu: win.fu });
+    else value = fmt(T.han, { han: win.han });
+    return name(players, win.winner) + " " + value;
+  }
+
+  // The same line as scoring.views.describe_hand, from the same translated texts.
+  function describe(hand, players) {
+    var seats = function (list) {
+      return (list || [])
+        .map(function (s) {
+          return name(players, s);
+        })
+        .join(", ");
+    };
+    var text;
+    if (hand.outcome === "ron") {
+      text = fmt(T.ron, {
+        wins: (hand.wins || [])
+          .map(function (w) {
+            return winText(w, players);
+          })
+          .join(", "),
+        loser: name(players, hand.loser),
+      });
+    } else if (hand.outcome === "tsumo") text = fmt(T.tsumo, { win: winText((hand.wins || [{}])[0], players) });
+    else if (hand.outcome === "draw") text = fmt(T.draw, { who: seats(hand.tenpai) || T.nobody });
+    else if (hand.outcome === "nagashi") text = fmt(T.nagashi, { who: seats(hand.nagashi) });
+    else if (hand.outcome === "chombo") text = fmt(T.chombo, { who: name(players, hand.offender) });
+    else text = T.abortive;
+    return hand.time_signal ? text + " · " + T.time_signal : text;
+  }
+
+  // The form's taps as one game-record hand, as scoring.forms.HandEntryForm.clean builds it
+  // (the server checks it again when it arrives; this only keeps incomplete hands off the queue).
+  function handFromForm(form) {
+    var errors = [];
+    var checked = function (field) {
+      return Array.prototype.map
+        .call(form.querySelectorAll("input[name='" + field + "']:checked"), function (input) {
+          return input.value;
+        })
+        .filter(function (v) {
+          return v !== "";
+        });
+    };
+    var one = function (field) {
+      var node = form.querySelector("[name='" + field + "']:checked") || form.querySelector("select[name='" + field + "']");
+      return node ? node.value : "";
+    };
+    var seatsOf = function (field) {
+      return checked(field)
+        .map(Number)
+        .sort(function (a, b) {
+          return a - b;
+        });
+    };
+    var outcome = one("outcome");
+    if (!outcome) return { errors: [T.what_happened + " " + T.required] };
+    var hand = { outcome: outcome, riichi: seatsOf("riichi") };
+    var winners = seatsOf("winners");
+    var tilesInput = form.querySelector("[name='tiles']");
+    var tiles = tilesInput ? tilesInput.value.trim() : "";
+    if (outcome === "ron" || outcome === "tsumo") {
+      if (!winners.length) return { errors: [T.choose_winner] };
+      if (outcome === "tsumo" && winners.length > 1) return { errors: [T.tsumo_one] };
+      if (outcome === "ron") {
+        var loser = one("loser");
+        if (loser === "") return { errors: [T.choose_loser] };
+        if (winners.indexOf(Number(loser)) >= 0) return { errors: [T.loser_wins] };
+        hand.loser = Number(loser);
+      }
+      hand.wins = [];
+      winners.forEach(function (seat) {
+        var win = { winner: seat };
+        var yakuman = one("yakuman_" + seat);
+        var han = one("han_" + seat);
+        var fu = one("fu_" + seat);
+        if (yakuman) win.yakuman = Number(yakuman);
+        else if (han) {
+          win.han = Number(han);
+          if (fu) win.fu = Number(fu);
+          else if (Number(han) < 5) errors.push(T.choose_fu);
+        } else errors.push(T.choose_han);
+        var pao = one("pao_" + seat);
+        if (pao) {
+          if (Number(pao) === seat) errors.push(T.pao_self);
+          win.pao = Number(pao);
+        }
+        hand.wins.push(win);
+      });
+      if (errors.length) return { errors: errors };
+    } else if (outcome === "draw" || outcome === "nagashi") {
+      hand.tenpai = seatsOf("tenpai");
+      if (outcome === "nagashi") {
+        hand.nagashi = seatsOf("nagashi");
+        if (!hand.nagashi.length) return { errors: [T.choose_nagashi] };
+      }
+    } else if (outcome === "chombo") {
+      var offender = one("offender");
+      if (offender === "") return { errors: [T.choose_offender] };
+      hand.offender = Number(offender);
+    }
+    if (tiles && (["ron", "tsumo"].indexOf(outcome) < 0 || winners.length !== 1)) {
+      return { errors: [T.tiles_single] };
+    }
+    var signal = form.querySelector("input[name='time_signal']");
+    if (signal && signal.checked) hand.time_signal = true; // EMA 2025 7.4
+    return { hand: hand, tiles: tiles, errors: [] };
+  }
+
+  // ---------------------------------------------------------------- sending
+  var csrfToken = null;
+  function csrf() {
+    if (csrfToken) return csrfToken;
+    var input = document.querySelector("input[name='csrfmiddlewaretoken']");
+    return input ? input.value : "";
+  }
+
+  // A fresh CSRF token (a cached page may carry one from before a new login), or null when
+  // the session is gone (the entry page redirects to the login page).
+  function refreshCsrf(game) {
+    return fetch(gameUrl(config.entry, game), { credentials: "same-origin", cache: "no-store", redirect: "manual" })
+      .then(function (response) {
+        if (!response.ok) return null;
+        return response.text();
+      })
+      .then(function (html) {
+        if (!html) return null;
+        var found = /name="csrfmiddlewaretoken" value="([^"]+)"/.exec(html);
+        csrfToken = found ? found[1] : null;
+        return csrfToken;
+      });
+  }
+
+  // One POST; resolves to {kind: "saved"|"retry"|"conflict"|"finalized"|"refused"|"auth", ...}.
+  // A network failure rejects (the hand stays, with its key, for the next try).
+  function post(item, secondTry) {
+    var body = { version: item.version, hand: item.hand };
+    if (item.tiles) body.tiles = item.tiles;
+    return fetch(gameUrl(config.hands_api, item.game), {
+      method: "POST",
+      credentials: "same-origin",
+      headers: {
+        "Content-Type": "application/json",
+        Accept: "application/json",
+        "Idempotency-Key": item.key,
+        "X-CSRFToken": csrf(),
+      },
+      body: JSON.stringify(body),
+    }).then(function (response) {
+      return response
+        .json()
+        .catch(function () {
+          return {};
+        })
+        .then(function (data) {
+          var status = response.status;
+          if (status === 200 || status === 201) return { kind: "saved", game: data };
+          if (status === 409 && data.field === "Idempotency-Key") return { kind: "retry" };
+          if (status === 409) {
+            var current = data.current || null;
+            var kind = current && current.status === "finished" ? "finalized" : "conflict";
+            return { kind: kind, current: current, message: data.message || "" };
+          }
+          if (status === 403 && !secondTry) {
+            // A stale CSRF token, or the session ended: find out which with a fresh page.
+            return refreshCsrf(item.game).then(function (token) {
+              if (!token) return { kind: "auth", message: "" };
+              return post(item, true);
+            });
+          }
+          if (status === 400 && data.field === "status") return { kind: "finalized", message: data.message || "" };
+          if (status === 400 || status === 403 || status === 404 || status === 422) {
+            var message = data.message || data.detail || "";
+            if (!message && typeof data === "object") message = JSON.stringify(data);
+            return { kind: "refused", message: message };
+          }
+          return { kind: "retry" };
+        });
+    });
+  }
+
+  function fetchGame(game) {
+    var url = gameUrl(config.hands_api, game).replace(/hands\/$/, "");
+    return fetch(url, { credentials: "same-origin", headers: { Accept: "application/json" } }).then(function (r) {
+      return r.ok ? r.json() : null;
+    });
+  }
+
+  var flushing = false;
+  var retryTimer = null;
+  var retryDelay = 1000;
+  var sentThisRun = 0;
+
+  function scheduleRetry() {
+    if (retryTimer) return;
+    retryTimer = setTimeout(function () {
+      retryTimer = null;
+      flush();
+    }, retryDelay);
+    retryDelay = Math.min(retryDelay * 2, 30000);
+  }
+
+  function withLock(work) {
+    if (navigator.locks && navigator.locks.request) {
+      return navigator.locks.request(LOCK, work);
+    }
+    return work();
+  }
+
+  // Send every game's waiting hands, oldest first; a game stops at its first conflict.
+  function flush() {
+    if (flushing || !navigator.onLine) return Promise.resolve();
+    flushing = true;
+    render();
+    return withLock(function () {
+      return allItems().then(function (items) {
+        var games = [];
+        items.forEach(function (item) {
+          if (games.indexOf(item.game) < 0) games.push(item.game);
+        });
+        var chain = Promise.resolve();
+        games.forEach(function (game) {
+          chain = chain.then(function () {
+            return sendGame(gameItems(items, game));
+          });
+        });
+        return chain;
+      });
+    })
+      .then(function () {
+        retryDelay = 1000;
+      })
+      .catch(function () {
+        scheduleRetry(); // offline again, or the server is away: the hands stay
+      })
+      .then(function () {
+        flushing = false;
+        return render();
+      })
+      .then(afterFlush);
+  }
+
+  function sendGame(list) {
+    if (!list.length || list[0].state !== "waiting") return Promise.resolve();
+    var item = list[0];
+    item.attempts = (item.attempts || 0) + 1;
+    return putItem(item)
+      .then(function () {
+        return post(item);
+      })
+      .then(function (answer) {
+        if (answer.kind === "saved") {
+          sentThisRun += 1;
+          var version = answer.game.version;
+          var rest = list.slice(1);
+          // The next hands were entered after this one: they go against the new version.
+          rest.forEach(function (next, index) {
+            next.version = version + index;
+            next.baseHands = (answer.game.hands || []).length;
+          });
+          return deleteItems([item.id])
+            .then(function () {
+              return Promise.all(rest.map(putItem));
+            })
+            .then(function () {
+              lastVersion[item.game] = version;
+              return sendGame(rest);
+            });
+        }
+        if (answer.kind === "retry") throw new Error("retry");
+        item.state = answer.kind;
+        item.message = answer.message || "";
+        var current = answer.current ? Promise.resolve(answer.current) : fetchGame(item.game).catch(function () { return null; });
+        return current.then(function (game) {
+          item.current = game;
+          return putItem(item);
+        });
+      });
+  }
+
+  var lastVersion = {};
+
+  // ---------------------------------------------------------------- the page
+  var form = document.getElementById("hand-form");
+  var status = document.getElementById("net-status");
+  var panel = document.getElementById("offline-queue");
+  var listNode = document.getElementById("offline-queue-list");
+  var conflictNode = document.getElementById("offline-conflict");
+  var noteNode = document.getElementById("offline-queue-note");
+  var countNode = document.getElementById("offline-queue-count");
+  var flashNode = document.getElementById("offline-flash");
+  var details = document.getElementById("offline-queue-details");
+  var preview = document.getElementById("preview");
+  var here = config.page === "entry" ? config.game : null;
+  var waitingHere = 0;
+
+  function flash(text) {
+    if (!flashNode) return;
+    flashNode.textContent = text;
+    flashNode.hidden = !text;
+  }
+
+  function setStatus(state, text, queued) {
+    if (!status) return;
+    status.dataset.state = state;
+    status.dataset.queued = String(queued);
+    status.querySelector(".text").textContent = text;
+    var count = status.querySelector(".count");
+    var full = fmt(T.waiting_count, { count: queued });
+    count.hidden = !queued;
+    count.textContent = "";
+    count.title = full;
+    count.appendChild(el("span", { class: "sr-only", text: full }));
+    count.appendChild(el("span", { "aria-hidden": "true", text: String(queued) }));
+  }
+
+  function render() {
+    return allItems()
+      .then(function (items) {
+        var mine = here === null ? [] : gameItems(items, here);
+        waitingHere = mine.length;
+        var blocked = items.some(function (item) {
+          return item.state !== "waiting";
+        });
+        var state;
+        if (blocked) state = "conflict";
+        else if (!navigator.onLine) state = "offline";
+        else if (items.length) state = flushing ? "sending" : "queued";
+        else state = "online";
+        var text = {
+          conflict: T.conflict_short,
+          offline: T.offline,
+          sending: T.sending,
+          queued: T.online,
+          online: T.online,
+        }[state];
+        setStatus(state, text, items.length);
+        if (panel) renderQueue(mine, items.length - mine.length);
+        return items;
+      })
+      .catch(function () {});
+  }
+
+  function renderQueue(mine, elsewhere) {
+    panel.hidden = mine.length === 0 && elsewhere === 0;
+    countNode.textContent = String(mine.length);
+    listNode.textContent = "";
+    mine.forEach(function (item) {
+      var badge = T["badge_" + item.state] || T.badge_waiting;
+      listNode.appendChild(
+        el("li", { "data-state": item.state }, [
+          el("span", { class: "grow", text: item.summary }),
+          el("span", { class: "badge warn", text: badge }),
+        ]),
+      );
+    });
+    noteNode.textContent = (mine.length ? T.queue_note : "") + (elsewhere ? " " + fmt(T.other_tables, { count: elsewhere }) : "");
+    var stuck = mine.filter(function (item) {
+      return item.state !== "waiting";
+    })[0];
+    if (stuck) details.open = true;
+    renderConflict(stuck, mine);
+  }
+
+  function button(text, cls, id, handler) {
+    var node = el("button", { type: "button", class: cls, id: id, text: text });
+    node.addEventListener("click", handler);
+    return node;
+  }
+
+  // Both sides of a conflict: the server's hands since the phone's last look, and the phone's.
+  function renderConflict(stuck, mine) {
+    conflictNode.textContent = "";
+    conflictNode.hidden = !stuck;
+    if (!stuck) return;
+    conflictNode.dataset.kind = stuck.state;
+    var title = {
+      conflict: T.conflict_title,
+      finalized: T.finalized_title,
+      refused: T.refused_title,
+      auth: T.auth_title,
+    }[stuck.state];
+    conflictNode.appendChild(el("p", {}, [el("strong", { text: title })]));
+    if (stuck.message && stuck.state !== "auth") conflictNode.appendChild(el("p", { class: "small", id: "offline-conflict-message", text: stuck.message }));
+    var current = stuck.current;
+    if (current && stuck.state !== "auth") {
+      var players = (current.seats || [])
+        .slice()
+        .sort(function (a, b) {
+          return a.seat - b.seat;
+        })
+        .map(function (s) {
+          return s.player && s.player.name ? s.player.name.replace(/\s*\[[^\]]*\]$/, "") : "?";
+        });
+      if (!players.length) players = config.players;
+      var theirs = (current.hands || []).slice(stuck.baseHands || 0);
+      var serverList = el(
+        "ol",
+        { class: "small", id: "offline-server-hands" },
+        theirs.map(function (h) {
+          return el("li", { text: describe(h.data || {}, players) });
+        }),
+      );
+      var summaryHands = (current.summary && current.summary.hands) || [];
+      var scores = summaryHands.length ? summaryHands[summaryHands.length - 1].scores : null;
+      var server = el("div", { class: "side" }, [
+        el("h3", { text: T.server_side }),
+        theirs.length ? serverList : el("p", { class: "small muted", text: T.no_new_hands }),
+        scores ? el("p", { class: "small", text: fmt(T.scores, { scores: scores.join(" / ") }) }) : null,
+      ]);
+      var yours = el("div", { class: "side" }, [
+        el("h3", { text: T.yours }),
+        el(
+          "ol",
+          { class: "small", id: "offline-your-hands" },
+          mine.map(function (item) {
+            return el("li", { text: item.summary });
+          }),
+        ),
+      ]);
+      if (stuck.state === "conflict") conflictNode.appendChild(el("p", { class: "small", text: T.conflict_help }));
+      conflictNode.appendChild(el("div", { class: "sides" }, [server, yours]));
+    }
+    var actions = el("div", { class: "actions" });
+    if (stuck.state === "conflict" && current && current.status !== "finished") {
+      actions.appendChild(button(T.send_mine, "", "offline-send-mine", function () { sendMineAfter(mine, current); }));
+    }
+    if (stuck.state === "refused") {
+      actions.appendChild(button(T.discard_one, "secondary", "offline-discard-one", function () { discardOne(stuck, mine); }));
+      actions.appendChild(button(T.retry, "secondary", "offline-retry", function () { retry(mine); }));
+    }
+    if (stuck.state === "auth") {
+      var next = encodeURIComponent(location.pathname);
+      actions.appendChild(el("a", { class: "button", href: config.login + "?next=" + next, text: T.login }));
+      actions.appendChild(button(T.retry, "secondary", "offline-retry", function () { retry(mine); }));
+    }
+    actions.appendChild(button(T.discard_mine, "danger", "offline-discard-mine", function () { discardAll(mine); }));
+    conflictNode.appendChild(actions);
+  }
+
+  // The referee keeps the server's hands and sends theirs after them: a new version, so new
+  // keys (the old ones were refused, nothing was stored under them).
+  function sendMineAfter(mine, current) {
+    var updates = mine.map(function (item, index) {
+      item.version = current.version + index;
+      item.baseHands = (current.hands || []).length;
+      item.key = uuid();
+      item.state = "waiting";
+      item.message = "";
+      item.current = null;
+      return putItem(item);
+    });
+    return Promise.all(updates).then(render).then(flush);
+  }
+
+  function discardAll(mine) {
+    return deleteItems(
+      mine.map(function (item) {
+        return item.id;
+      }),
+    ).then(function () {
+      location.reload();
+    });
+  }
+
+  // Drop the refused hand; the later ones go one version lower (it never got in).
+  function discardOne(stuck, mine) {
+    var rest = mine.filter(function (item) {
+      return item.id !== stuck.id;
+    });
+    rest.forEach(function (item, index) {
+      item.version = stuck.version + index;
+      item.state = "waiting";
+      item.key = uuid();
+    });
+    return deleteItems([stuck.id])
+      .then(function () {
+        return Promise.all(rest.map(putItem));
+      })
+      .then(function () {
+        if (!rest.length) location.reload();
+        else return render().then(flush);
+      });
+  }
+
+  function retry(mine) {
+    return Promise.all(
+      mine.map(function (item) {
+        item.state = "waiting";
+        return putItem(item);
+      }),
+    )
+      .then(render)
+      .then(flush);
+  }
+
+  function formIsPristine() {
+    return !form || !form.querySelector("input[name='outcome']:checked");
+  }
+
+  function afterFlush(items) {
+    if (!sentThisRun || !items) return;
+    var leftHere = here === null ? 0 : gameItems(items, here).length;
+    var sent = sentThisRun;
+    sentThisRun = 0;
+    if (here === null || leftHere) return;
+    if (lastVersion[here] === undefined) return;
+    if (formIsPristine()) {
+      // Show the table as the server now has it.
+      try {
+        sessionStorage.setItem("hanchan-offline-flash", T.all_sent);
+      } catch (e) {
+        /* private mode: no message after the reload */
+      }
+      location.reload();
+    } else {
+      document.querySelectorAll("input[name='expected_version']").forEach(function (input) {
+        input.value = String(lastVersion[here]);
+      });
+      flash(T.all_sent + " (" + sent + ")");
+    }
+  }
+
+  function showOfflinePreview() {
+    if (!preview || navigator.onLine) return;
+    preview.textContent = "";
+    preview.appendChild(el("p", { class: "small offline-note", id: "preview-offline", text: T.preview_offline }));
+    var line = document.getElementById("preview-line");
+    if (line) line.textContent = "";
+  }
+
+  if (form) {
+    form.addEventListener("submit", function (event) {
+      if (navigator.onLine && waitingHere === 0) return; // the usual POST
+      event.preventDefault();
+      var parsed = handFromForm(form);
+      if (parsed.errors.length) {
+        if (preview) {
+          preview.textContent = "";
+          var list = el(
+            "ul",
+            { class: "errorlist" },
+            parsed.errors.map(function (e) {
+              return el("li", { text: e });
+            }),
+          );
+          preview.appendChild(el("div", { class: "alert", role: "alert", id: "offline-form-errors" }, [document.createTextNode(T.not_complete + " "), list]));
+        }
+        return;
+      }
+      allItems()
+        .then(function (items) {
+          var mine = gameItems(items, config.game);
+          var last = mine[mine.length - 1];
+          var versionInput = form.querySelector("input[name='expected_version']");
+          var version = last ? last.version + 1 : Number(versionInput ? versionInput.value : config.version);
+          return putItem({
+            game: config.game,
+            user: config.user,
+            key: uuid(),
+            version: version,
+            baseHands: last ? last.baseHands : config.hands,
+            hand: parsed.hand,
+            tiles: parsed.tiles,
+            summary: describe(parsed.hand, config.players),
+            enteredAt: new Date().toISOString(),
+            attempts: 0,
+            state: "waiting",
+          });
+        })
+        .then(function () {
+          form.reset();
+          flash(T.queued);
+          showOfflinePreview();
+          window.scrollTo(0, 0);
+          return render();
+        })
+        .then(function () {
+          if (navigator.onLine) flush();
+        });
+    });
+    // Offline, the preview request cannot reach the server: say when it comes back.
+    document.body.addEventListener("htmx:sendError", showOfflinePreview);
+  }
+
+  window.addEventListener("online", function () {
+    retryDelay = 1000;
+    render().then(flush);
+  });
+  window.addEventListener("offline", function () {
+    render();
+    showOfflinePreview();
+  });
+  document.addEventListener("visibilitychange", function () {
+    if (document.visibilityState === "visible") render().then(flush);
+  });
+
+  try {
+    var note = sessionStorage.getItem("hanchan-offline-flash");
+    if (note) {
+      sessionStorage.removeItem("hanchan-offline-flash");
+      flash(note);
+    }
+  } catch (e) {
+    /* no sessionStorage */
+  }
+  if (!navigator.onLine) {
+    // A copy from the phone's cache: its messages belong to an earlier visit.
+    document.querySelectorAll(".messages").forEach(function (node) {
+      node.hidden = true;
+    });
+    showOfflinePreview();
+  }
+  render().then(flush);
+})();
