@@ -203,3 +203,49 @@ class IdempotencyRecord(models.Model):
 
     def __str__(self) -> str:
         return f"{self.method} {self.path} [{self.key}]"
+
+
+class OnlineName(models.Model):
+    """A player's name on an online site (Tenhou, Mahjong Soul), mapped to a club member once
+    and remembered for the club's later imports (issue 20)."""
+
+    class Site(models.TextChoices):
+        TENHOU = "tenhou", "Tenhou"
+        MAHJONGSOUL = "mahjongsoul", "Mahjong Soul"
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="online_names")
+    site = models.CharField(max_length=20, choices=Site.choices)
+    name = models.CharField(max_length=100)
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="online_names")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["club", "site", "name"], name="uniq_online_name"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.site}:{self.name} -> {self.player}"
+
+
+class OnlineGameLog(models.Model):
+    """An imported online game: the site's log id (a log is imported once) and how our engine's
+    replay compared with the points the site paid (kept, never hidden)."""
+
+    site = models.CharField(max_length=20, choices=OnlineName.Site.choices)
+    log_id = models.CharField(max_length=200, blank=True)
+    game = models.OneToOneField("scoring.Game", on_delete=models.CASCADE, related_name="online_log")
+    comparison = models.JSONField(default=dict)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["site", "log_id"],
+                condition=~models.Q(log_id=""),
+                name="uniq_online_log",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.site}:{self.log_id or '-'} -> game {self.game_id}"

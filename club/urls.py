@@ -12,4 +12,5 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("<slug:slug>/nights/<int:night_id>/", views.club_night, name="night"),
     path("<slug:slug>/leagues/<int:league_id>/", views.league_detail, name="league"),
     path("<slug:slug>/ratings/", views.ratings, name="ratings"),
+    path("<slug:slug>/online-import/", views.online_import, name="online_import"),
 ]

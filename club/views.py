@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+import datetime
 from collections import defaultdict
 from typing import Any
 
@@ -167,3 +169,57 @@ def create_night(request: HttpRequest, slug: str) -> HttpResponse:
         messages.error(request, getattr(error, "message", str(error)))
         return redirect("club:detail", slug=club.slug)
     return redirect("club:night", slug=club.slug, night_id=night.pk)
+
+
+@login_required
+def online_import(request: HttpRequest, slug: str) -> HttpResponse:
+    """Upload a Tenhou / Mahjong Soul log; names not mapped before are asked once (issue 20).
+
+    Step 1 uploads the file; if some site names are new, the page asks for them (the log
+    travels on in a hidden field) and step 2 imports. The result shows how our engine's
+    replay compared with the points the site paid.
+    """
+    club = get_object_or_404(Club, slug=slug)
+    members = [
+        m.player for m in club.memberships.select_related("player").order_by("player__last_name")
+    ]
+    context: dict[str, Any] = {"club": club, "members": members}
+    if request.method != "POST":
+        return render(request, "club/online_import.html", context)
+    upload = request.FILES.get("log")
+    raw: bytes | str = (
+        upload.read(services.online.MAX_LOG_BYTES + 1)
+        if upload
+        else request.POST.get("log_text", "")
+    )
+    if isinstance(raw, bytes) and raw[:2] != b"\x1f\x8b":
+        # As text, so the log can travel on in the names form (a gzipped one stays bytes).
+        with contextlib.suppress(UnicodeDecodeError):
+            raw = raw.decode("utf-8-sig")
+    date_text = request.POST.get("date") or ""
+    players = {
+        key.removeprefix("name:"): value
+        for key, value in request.POST.items()
+        if key.startswith("name:") and value
+    }
+    try:
+        date = datetime.date.fromisoformat(date_text) if date_text else None
+    except ValueError:
+        messages.error(request, _("The date must be YYYY-MM-DD."))
+        return render(request, "club/online_import.html", context)
+    try:
+        done = services.import_online_log(
+            actor=request.user, club=club, data=raw, players=players, date=date
+        )
+    except PermissionDenied as error:
+        raise Forbidden(error.message) from error
+    except ValidationFailed as error:
+        if error.field == "players" and error.errors and isinstance(raw, str):
+            context.update(
+                {"ask": error.errors, "log_text": raw, "date": date_text, "message": error.message}
+            )
+        else:
+            messages.error(request, error.message)
+        return render(request, "club/online_import.html", context)
+    context.update({"done": done, "comparison": done.comparison})
+    return render(request, "club/online_import.html", context)

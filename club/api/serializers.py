@@ -127,6 +127,24 @@ class ClubNightInputSerializer(serializers.Serializer):
     notes = serializers.CharField(required=False, allow_blank=True, default="")
 
 
+class OnlineImportInputSerializer(serializers.Serializer):
+    log = serializers.CharField(
+        trim_whitespace=False,
+        help_text="The log: Tenhou mjlog XML, tenhou.net/6 JSON or Mahjong Soul JSON (as text; "
+        "a multipart upload of the file under the same name works too).",
+    )
+    players = serializers.DictField(
+        child=serializers.IntegerField(min_value=1),
+        required=False,
+        default=dict,
+        help_text="Site name -> club member's player id, for names not mapped before "
+        "(remembered for the club).",
+    )
+    date = serializers.DateField(
+        required=False, allow_null=True, help_text="The club night (default today)."
+    )
+
+
 class NightSeatingInputSerializer(serializers.Serializer):
     players = serializers.PrimaryKeyRelatedField(queryset=Player.objects.all(), many=True)
     seed = serializers.IntegerField(required=False, allow_null=True)

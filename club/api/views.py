@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import django_filters
@@ -23,7 +24,13 @@ from club.lockout import lockout_message, retry_after_seconds
 from club.models import Club, Player
 
 from .base import ServiceViewSet, errors, parse
-from .permissions import CanCreatePlayers, CanEditPlayer, IsClubAdmin, IsSiteAdmin
+from .permissions import (
+    CanCreatePlayers,
+    CanEditPlayer,
+    IsAuthenticatedForWrites,
+    IsClubAdmin,
+    IsSiteAdmin,
+)
 from .serializers import (
     ClubInputSerializer,
     ClubNightInputSerializer,
@@ -34,6 +41,7 @@ from .serializers import (
     MembershipInputSerializer,
     MembershipSerializer,
     NightSeatingInputSerializer,
+    OnlineImportInputSerializer,
     PlayerInputSerializer,
     PlayerSerializer,
     PlayerUpdateInputSerializer,
@@ -123,6 +131,9 @@ class ClubViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ServiceViewS
     def get_permissions(self) -> list[BasePermission]:
         if self.action == "create":
             return [IsSiteAdmin()]
+        if self.action == "online_import":
+            # The service checks who may import (a club organiser or a player at the table).
+            return [IsAuthenticatedForWrites()]
         return [IsClubAdmin()]
 
     @extend_schema(
@@ -207,6 +218,46 @@ class ClubViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ServiceViewS
             "repeats": seating.repeats,
         }
         return Response(body, status=status.HTTP_201_CREATED)
+
+    @extend_schema(
+        summary="Import an online game log (Tenhou, Mahjong Soul) into a club night",
+        description=(
+            "Names not mapped before are refused with 400, field `players`, `errors` listing "
+            "each name and seat: send them again in `players`. The answer holds the game and "
+            "how our engine's replay compared with the points the site paid (`comparison`: "
+            "`ok`, `hands`, `matching`, `mismatches`, `final`)."
+        ),
+        request=OnlineImportInputSerializer,
+        responses={201: OpenApiTypes.OBJECT, **errors(400, 403, 404, 422)},
+    )
+    @action(detail=True, methods=["post"], url_path="online-import", url_name="online-import")
+    @idempotent
+    def online_import(self, request: Request, slug: str) -> Response:
+        club = self.get_object()
+        upload = request.FILES.get("log")
+        if upload is not None:
+            raw = request.data.dict() if hasattr(request.data, "dict") else dict(request.data)
+            players = raw.get("players") or "{}"
+            try:
+                mapping = json.loads(players) if isinstance(players, str) else players
+            except json.JSONDecodeError:
+                raise ValidationError({"players": ["players must be a JSON object."]}) from None
+            data = parse(
+                OnlineImportInputSerializer,
+                request,
+                {"log": "-", "players": mapping, "date": raw.get("date") or None},
+            )
+            data["log"] = upload.read(services.online.MAX_LOG_BYTES + 1)
+        else:
+            data = parse(OnlineImportInputSerializer, request)
+        done = services.import_online_log(
+            actor=request.user,
+            club=club,
+            data=data["log"],
+            players=data["players"],
+            date=data.get("date"),
+        )
+        return Response(done.to_dict(), status=status.HTTP_201_CREATED)
 
     @extend_schema(methods=["GET"], summary="Leagues", responses={200: LeagueSerializer(many=True)})
     @extend_schema(

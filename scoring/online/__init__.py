@@ -1,0 +1,60 @@
+"""Online game logs (Tenhou, Mahjong Soul) as game records, and the check against the site.
+
+Plain Python like the engine (no Django): ``parse_log(data)`` recognises the log, turns it
+into a ``riichi-game-record/1`` document (players by their site names) plus what the site
+paid, and ``compare(game)`` replays the record with our engine and lists every place where
+our points differ from the site's. The Django side (``scoring.services.online``) maps the
+names to club members and imports the record.
+
+Accepted logs (``docs/online-import.md``): the Tenhou mjlog XML (``<mjloggm ...>``, plain
+or gzipped), the tenhou.net/6 JSON (``{"name": [...], "log": [...]}``) and the Mahjong Soul
+JSON export (``{"head": {...}, "data"|"records"|"actions": [{"name": "RecordNewRound",
+"data": {...}}, ...]}``).
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+from typing import Any
+
+from .common import LogError, OnlineGame, compare
+from .mahjongsoul import parse_mahjongsoul
+from .tenhou import parse_mjlog, parse_tenhou6
+
+__all__ = ["LogError", "OnlineGame", "compare", "parse_log"]
+
+
+def parse_log(data: bytes | str) -> OnlineGame:
+    """Recognise and parse one log; LogError says why a log is not accepted."""
+    if isinstance(data, bytes):
+        if data[:2] == b"\x1f\x8b":
+            try:
+                data = gzip.decompress(data)
+            except (OSError, EOFError) as exc:
+                raise LogError(f"the gzip file is broken: {exc}") from exc
+        try:
+            text = data.decode("utf-8-sig")
+        except UnicodeDecodeError as exc:
+            raise LogError("the log is not UTF-8 text") from exc
+    else:
+        text = data
+    head = text.lstrip()[:200]
+    if head.startswith("<"):
+        if "<mjloggm" not in head:
+            raise LogError("an XML file that is not a Tenhou mjlog (<mjloggm>)")
+        return parse_mjlog(text)
+    if not head.startswith("{"):
+        raise LogError("not a Tenhou mjlog, tenhou.net/6 JSON or Mahjong Soul JSON log")
+    try:
+        doc: Any = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise LogError(f"broken JSON: {exc}") from exc
+    if isinstance(doc, dict) and "log" in doc and "name" in doc:
+        return parse_tenhou6(doc)
+    if isinstance(doc, dict) and "head" in doc:
+        return parse_mahjongsoul(doc)
+    raise LogError(
+        'unknown JSON log: a tenhou.net/6 log has "name" and "log", a Mahjong Soul export'
+        ' has "head" and its records'
+    )
