@@ -543,7 +543,7 @@
       auth: T.auth_title,
     }[stuck.state];
     conflictNode.appendChild(el("p", {}, [el("strong", { text: title })]));
-    if (stuck.message && stuck.state !== "auth") conflictNode.appendChild(el("p", { class: "small", id: "offline-conflict-message", text: stuck.message }));
+    if (stuck.message && (stuck.state === "refused" || stuck.state === "finalized")) conflictNode.appendChild(el("p", { class: "small", id: "offline-conflict-message", text: stuck.message }));
     var current = stuck.current;
     if (current && stuck.state !== "auth") {
       var players = (current.seats || [])
@@ -747,6 +747,9 @@
 
   window.addEventListener("online", function () {
     retryDelay = 1000;
+    flash("");
+    var note = document.getElementById("preview-offline");
+    if (note) note.remove(); // the next change asks the server again
     render().then(flush);
   });
   window.addEventListener("offline", function () {

@@ -9,12 +9,15 @@ shown with both sides; a game finalized meanwhile is refused, shown, never overw
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from club.models import IdempotencyRecord
+from scoring.models import Game
+from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS
 from tests.browser.pages import PHONE, logged_in_page
 from tests.factories import (
     GameFactory,
@@ -130,3 +133,205 @@ def test_three_hands_offline_survive_reload_and_sleep_and_arrive_once_in_order(
     assert IdempotencyRecord.objects.filter(user=referee).count() == 3
     # The reloaded page shows the server's table with the three hands.
     assert page.locator(".hands-list li").count() == 3
+
+
+def _go_offline_with(page: Any, hands: list[dict[str, Any]]) -> None:
+    page.context.set_offline(True)
+    page.wait_for_selector("#net-status[data-state='offline']")
+    for number, hand in enumerate(hands):
+        win = hand["wins"][0]
+        tap_ron(page, win["winner"], hand["loser"], win["han"], win["fu"])
+        page.locator("#confirm-hand").click()
+        queued(page, number + 1)
+
+
+def test_another_referees_entry_meanwhile_is_a_conflict_with_both_sides(
+    chromium: Any, live_server: Any, artifacts: Path
+) -> None:
+    from scoring.services import add_hand
+
+    game, referee = _table()
+    page = logged_in_page(chromium, live_server, referee, viewport=PHONE)
+    open_entry_online(page, live_server, game)
+    mine = [ron(1, 2, 2), ron(2, 3, 3)]
+    _go_offline_with(page, mine)
+
+    # Meanwhile a second referee at the same table enters a hand of their own.
+    second: Any = StaffRoleFactory(
+        tournament=game.table.session.tournament, role=StaffRole.Role.REFEREE
+    ).user
+    theirs = ron(0, 1, 4)
+    add_hand(actor=second, game=game, hand=theirs, expected_version=0)
+
+    page.context.set_offline(False)
+    conflict = page.locator("#offline-conflict[data-kind='conflict']")
+    conflict.wait_for()
+    page.wait_for_selector("#net-status[data-state='conflict'][data-queued='2']")
+    assert "Another referee changed this game meanwhile." in conflict.inner_text()
+    # Both sides: the server's new hand (and scores), and the phone's two hands.
+    assert page.locator("#offline-server-hands li").all_text_contents() == [
+        "Ron: Anna Adler 4 han 30 fu from Ben Berg"
+    ]
+    assert "Scores: 42000 / 18000 / 30000 / 30000" in conflict.inner_text()
+    assert page.locator("#offline-your-hands li").all_text_contents() == [
+        "Ron: Ben Berg 2 han 30 fu from Clara Claus",
+        "Ron: Clara Claus 3 han 30 fu from David Dorn",
+    ]
+    page.screenshot(path=str(artifacts / "offline-conflict-390.png"), full_page=True)
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    # Nothing of the phone's was applied: only the other referee's hand is on the server.
+    game.refresh_from_db()
+    assert [h.data for h in game.hands.order_by("number")] == [theirs]
+
+    # The referee keeps the server's hand and sends theirs after it.
+    page.locator("#offline-send-mine").click()
+    page.wait_for_selector("#net-status[data-state='online'][data-queued='0']")
+    game.refresh_from_db()
+    assert [h.data for h in game.hands.order_by("number")] == [theirs, *mine]
+    assert game.version == 3
+
+
+def test_a_conflict_resolved_by_discarding_the_phones_hands(
+    chromium: Any, live_server: Any
+) -> None:
+    from scoring.services import add_hand
+
+    game, referee = _table()
+    page = logged_in_page(chromium, live_server, referee, viewport=PHONE)
+    open_entry_online(page, live_server, game)
+    _go_offline_with(page, [ron(1, 2, 2)])
+    theirs = ron(1, 2, 2, 40)  # the same hand, entered right (40 fu) by the other referee
+    add_hand(actor=referee, game=game, hand=theirs, expected_version=0)
+
+    page.context.set_offline(False)
+    page.locator("#offline-conflict[data-kind='conflict']").wait_for()
+    page.locator("#offline-discard-mine").click()
+    page.wait_for_selector("#net-status[data-state='online'][data-queued='0']")
+    page.wait_for_selector("#offline-queue[hidden]", state="attached")
+    game.refresh_from_db()
+    assert [h.data for h in game.hands.order_by("number")] == [theirs]
+    assert page.locator(".hands-list li").count() == 1
+
+
+def test_a_game_finalized_meanwhile_refuses_the_waiting_hands_and_says_so(
+    chromium: Any, live_server: Any, artifacts: Path
+) -> None:
+    from scoring.services import add_hand, finalize_game
+
+    game, referee = _table()
+    page = logged_in_page(chromium, live_server, referee, viewport=PHONE)
+    open_entry_online(page, live_server, game)
+    _go_offline_with(page, [ron(2, 3, 2)])
+    organiser: Any = StaffRoleFactory(
+        tournament=game.table.session.tournament, role=StaffRole.Role.ORGANISER
+    ).user
+    add_hand(actor=organiser, game=game, hand=ron(3, 0, 1, 40), expected_version=0)
+    game.refresh_from_db()
+    # EMA 2025 7.4: the session stopped, the game is finalized on time.
+    finalize_game(actor=organiser, game=game, expected_version=game.version, end="time")
+
+    page.context.set_offline(False)
+    conflict = page.locator("#offline-conflict[data-kind='finalized']")
+    conflict.wait_for()
+    assert "This game was finalized meanwhile" in conflict.inner_text()
+    assert page.locator("#offline-your-hands li").all_text_contents() == [
+        "Ron: Clara Claus 2 han 30 fu from David Dorn"
+    ]
+    # No way to push the hand into a finished game from here: only discard.
+    assert page.locator("#offline-send-mine").count() == 0
+    page.screenshot(path=str(artifacts / "offline-finalized-390.png"), full_page=True)
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED
+    assert game.hands.count() == 1
+    page.locator("#offline-discard-mine").click()
+    page.wait_for_selector("#net-status[data-state='online'][data-queued='0']")
+    page.wait_for_selector("text=This game is finalized.")
+    assert game.hands.count() == 1
+
+
+def test_a_lost_answer_is_retried_with_the_same_key_and_applied_once(
+    chromium: Any, live_server: Any
+) -> None:
+    """The hand reaches the server but its answer is lost: the retry carries the same
+    Idempotency-Key, gets the stored answer back, and the hand is there once (club.idempotency)."""
+    game, referee = _table()
+    page = logged_in_page(chromium, live_server, referee, viewport=PHONE)
+    open_entry_online(page, live_server, game)
+    _go_offline_with(page, [ron(1, 2, 2), ron(2, 3, 3)])
+
+    seen: list[tuple[str, str]] = []
+
+    def lose_first_answer(route: Any) -> None:
+        request = route.request
+        seen.append((request.headers.get("idempotency-key", ""), request.post_data or ""))
+        response = route.fetch()  # the server applies the hand...
+        if len(seen) == 1:
+            route.abort("connectionreset")  # ...but the phone never hears back
+        else:
+            route.fulfill(response=response)
+
+    page.route("**/api/v1/games/*/hands/", lose_first_answer)
+    page.context.set_offline(False)
+    page.wait_for_selector("#net-status[data-state='online'][data-queued='0']")
+    game.refresh_from_db()
+    assert [h.data for h in game.hands.order_by("number")] == [ron(1, 2, 2), ron(2, 3, 3)]
+    assert game.version == 2
+    # Three requests: the lost one, its retry with the same key and body, then the second hand.
+    assert len(seen) == 3
+    assert seen[0] == seen[1]
+    assert seen[2][0] != seen[0][0]
+    assert IdempotencyRecord.objects.filter(user=referee).count() == 2
+
+
+def test_the_queue_survives_a_browser_restart(
+    chromium: Any, live_server: Any, tmp_path: Path
+) -> None:
+    from django.conf import settings
+    from django.test import Client
+
+    game, referee = _table()
+    client = Client()
+    client.force_login(referee)
+    cookie = {
+        "name": settings.SESSION_COOKIE_NAME,
+        "value": client.cookies[settings.SESSION_COOKIE_NAME].value,
+        "url": live_server.url,
+        "expires": time.time() + 3600,  # a persistent cookie, as a phone keeps it
+    }
+    profile = tmp_path / "profile"
+
+    def launch() -> Any:
+        context = chromium.browser_type.launch_persistent_context(
+            str(profile),
+            executable_path=str(CHROMIUM),
+            headless=True,
+            args=CHROMIUM_ARGS,
+            viewport=PHONE,
+            locale="en-GB",
+        )
+        context.add_cookies([cookie])
+        return context
+
+    context = launch()
+    page = context.pages[0] if context.pages else context.new_page()
+    open_entry_online(page, live_server, game)
+    _go_offline_with(page, [ron(1, 2, 2), ron(2, 3, 3)])
+    context.close()  # the browser is closed with two hands waiting
+    assert game.hands.count() == 0
+
+    context = launch()
+    try:
+        context.set_offline(True)
+        page = context.pages[0] if context.pages else context.new_page()
+        page.goto(f"{live_server.url}/games/{game.pk}/entry/")  # from the phone's cache
+        queued(page, 2)
+        assert page.locator("#offline-queue-list li .grow").all_text_contents() == [
+            "Ron: Ben Berg 2 han 30 fu from Clara Claus",
+            "Ron: Clara Claus 3 han 30 fu from David Dorn",
+        ]
+        context.set_offline(False)
+        page.wait_for_selector("#net-status[data-state='online'][data-queued='0']")
+        game.refresh_from_db()
+        assert [h.data for h in game.hands.order_by("number")] == [ron(1, 2, 2), ron(2, 3, 3)]
+    finally:
+        context.close()
