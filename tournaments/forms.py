@@ -10,7 +10,7 @@ from django.utils.translation import gettext_lazy as _
 
 from club.models import Player
 from scoring.engine import PRESETS, RulesError, load_ruleset
-from tournaments.models import Penalty, SeatingPlan, Tournament
+from tournaments.models import Penalty, Registration, SeatingPlan, Tournament
 
 
 def parse_rules_text(text: str) -> dict[str, Any]:
@@ -113,6 +113,38 @@ class RegistrationForm(forms.Form):
 
     def clean_country(self) -> str:
         return str(self.cleaned_data.get("country") or "").upper()
+
+
+class StaffForm(forms.Form):
+    identifier = forms.CharField(
+        max_length=254,
+        label=_("Username or e-mail address"),
+        widget=forms.TextInput(attrs={"autocomplete": "off"}),
+    )
+    role = forms.ChoiceField(
+        choices=[("referee", _("Referee")), ("organiser", _("Co-organiser"))],
+        initial="referee",
+        label=_("Role"),
+    )
+
+
+class DropForm(forms.Form):
+    """One drop action for the whole list: who, and why."""
+
+    registration = forms.ModelChoiceField(
+        queryset=Registration.objects.none(), label=_("Player"), empty_label=None
+    )
+    reason = forms.CharField(max_length=500, label=_("Reason"))
+
+    def __init__(self, *args: Any, tournament: Tournament, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        field = self.fields["registration"]
+        field.queryset = (  # type: ignore[attr-defined]
+            Registration.objects.filter(tournament=tournament, dropped_at__isnull=True)
+            .select_related("player")
+            .order_by("player__last_name", "player__first_name")
+        )
+        field.label_from_instance = lambda r: str(r.player)  # type: ignore[attr-defined]
 
 
 class CsvImportForm(forms.Form):

@@ -22,9 +22,20 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("<slug:slug>/console/publish/", console.tournament_publish, name="publish"),
     path("<slug:slug>/console/registrations/", console.registrations, name="registrations"),
     path(
+        "<slug:slug>/console/registrations/<int:registration_id>/",
+        console.registration_edit,
+        name="registration_edit",
+    ),
+    path(
         "<slug:slug>/console/registrations/<int:registration_id>/drop/",
         console.registration_drop,
         name="drop",
+    ),
+    path("<slug:slug>/console/staff/", console.staff, name="staff"),
+    path(
+        "<slug:slug>/console/staff/<int:staff_id>/remove/",
+        console.staff_remove,
+        name="staff_remove",
     ),
     path("<slug:slug>/console/seating/", console.seating_console, name="seating_console"),
     path("<slug:slug>/console/seating/swap/", console.seating_swap, name="seating_swap"),

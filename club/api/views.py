@@ -6,7 +6,7 @@ import json
 from typing import Any
 
 import django_filters
-from django.db.models import Q, QuerySet
+from django.db.models import QuerySet
 from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema, extend_schema_view
@@ -18,7 +18,7 @@ from rest_framework.permissions import BasePermission
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from club import services
+from club import names, services
 from club.idempotency import idempotent
 from club.lockout import lockout_message, retry_after_seconds
 from club.models import Club, Player
@@ -62,14 +62,22 @@ class PlayerFilter(django_filters.FilterSet):
         fields = ["search", "ema_number", "country", "club"]
 
     def filter_search(self, queryset: QuerySet[Player], name: str, value: str) -> QuerySet[Player]:
-        query = Q()
-        for word in value.split():
-            query &= (
-                Q(first_name__icontains=word)
-                | Q(last_name__icontains=word)
-                | Q(ema_number__startswith=word)
+        """Every word in the name (case and accents ignored: "zoe muller" finds "Zoë Müller")
+        or the start of the EMA number."""
+        words = value.split()
+        if not words:
+            return queryset
+        ids = [
+            pk
+            for pk, first, last, ema in queryset.values_list(
+                "pk", "first_name", "last_name", "ema_number"
             )
-        return queryset.filter(query)
+            if all(
+                names.matches(word, f"{first} {last}") or (ema or "").startswith(word)
+                for word in words
+            )
+        ]
+        return queryset.filter(pk__in=ids)
 
 
 @extend_schema_view(

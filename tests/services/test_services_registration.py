@@ -108,7 +108,7 @@ def test_csv_row_errors_import_nothing(tournament, organiser):
         "Bad Ema,1234,DE,\n"  # row 3: 4 digits
         "Bad Country,,Germany,\n"  # row 4
         "Twice One,10400001,DE,\n"  # row 5: same EMA number as row 2
-        "Already In,10400009,DE,\n"  # row 6
+        "Already In,10400009,DE,\n"  # row 6: already registered, skipped (not an error)
         ",,,\n"  # blank lines are skipped
         "Lonely,,,\n"  # row 8: one-word name has no last name
     )
@@ -120,7 +120,6 @@ def test_csv_row_errors_import_nothing(tournament, organiser):
         (3, "ema_number"),
         (4, "country"),
         (5, "ema_number"),
-        (6, "ema_number"),
         (8, "name"),
     }
     assert Registration.objects.filter(tournament=tournament).count() == 1
@@ -206,3 +205,87 @@ def test_control_characters_in_names_are_refused(tournament, organiser):
             actor=organiser, tournament=tournament, first_name="Ai\x07ko", last_name="T"
         )
     assert err.value.field == "first_name"
+
+
+# --- issue 18: idempotent imports, surname particles, possible duplicates -----------------
+
+
+def test_csv_name_column_keeps_surname_particles(tournament, organiser):
+    text = 'name\nJan de Vries\nLudwig van der Berg\nVan Morrison\n"Cooper, Bob"\n'
+    regs = import_registrations_csv(actor=organiser, tournament=tournament, text=text)
+    assert [(r.player.first_name, r.player.last_name) for r in regs] == [
+        ("Jan", "de Vries"),
+        ("Ludwig", "van der Berg"),
+        ("Van", "Morrison"),
+        ("Bob", "Cooper"),
+    ]
+
+
+def test_csv_import_twice_is_idempotent(tournament, organiser):
+    first = import_registrations_csv(actor=organiser, tournament=tournament, text=CSV_OK)
+    players = Player.objects.count()
+    again = import_registrations_csv(actor=organiser, tournament=tournament, text=CSV_OK)
+    assert len(first) == 3 and len(again) == 0
+    assert [r["row"] for r in again.already_registered] == [2, 3, 4]
+    assert Player.objects.count() == players
+    assert Registration.objects.filter(tournament=tournament).count() == 3
+    entries = audit_for_tournament(tournament.pk).filter(action="registration.import_csv")
+    entry = entries.order_by("-id").first()
+    assert entry.after["count"] == 0 and len(entry.after["already_registered"]) == 3
+
+
+def test_csv_matches_names_ignoring_case_and_accents(tournament, organiser):
+    PlayerFactory(first_name="Zoë", last_name="Müller", ema_number=None)  # known from a club
+    regs = import_registrations_csv(
+        actor=organiser, tournament=tournament, text="name\nzoë müller\n"
+    )
+    assert regs.registrations[0].player.first_name == "Zoë"  # the known player, reused
+    assert Player.objects.filter(last_name__iexact="müller").count() == 1
+    again = import_registrations_csv(
+        actor=organiser, tournament=tournament, text="name\nZOE MULLER\n"
+    )
+    assert len(again) == 0 and again.already_registered[0]["registered_as"] == "Zoë Müller"
+
+
+def test_csv_possible_duplicates_are_reported_not_imported(tournament, organiser):
+    import_registrations_csv(actor=organiser, tournament=tournament, text="name\nAnna Adler\n")
+    # Now with an EMA number: maybe the same person, maybe not. Held back, reported.
+    result = import_registrations_csv(
+        actor=organiser,
+        tournament=tournament,
+        text="name,ema_number\nAnna Adler,10700001\nBea Bauer,10700002\n",
+    )
+    assert [r.player.last_name for r in result] == ["Bauer"]
+    (dup,) = result.possible_duplicates
+    assert dup["row"] == 2 and dup["registered_as"] == "Anna Adler"
+    assert Registration.objects.filter(tournament=tournament).count() == 2
+    # Two known players of the same name: which one? Not imported, reported.
+    PlayerFactory(first_name="Chen", last_name="Wei", ema_number=None)
+    PlayerFactory(first_name="Chen", last_name="Wei", ema_number=None)
+    result = import_registrations_csv(
+        actor=organiser, tournament=tournament, text="name\nChen Wei\n"
+    )
+    assert len(result) == 0 and result.possible_duplicates[0]["name"] == "Chen Wei"
+
+
+def test_update_registration_is_audited_and_checked(tournament, organiser, referee):
+    from club.errors import PermissionDenied as Denied
+    from tournaments.services import update_registration
+
+    reg = register_player(
+        actor=organiser, tournament=tournament, first_name="Jan de", last_name="Vries"
+    )
+    with pytest.raises(Denied):
+        update_registration(actor=referee, registration=reg, first_name="Jan")
+    with pytest.raises(ValidationFailed) as err:
+        update_registration(actor=organiser, registration=reg, last_name="")
+    assert err.value.field == "last_name"
+    reg = update_registration(
+        actor=organiser, registration=reg, first_name="Jan", last_name="de Vries"
+    )
+    assert str(reg.player) == "Jan de Vries"
+    assert (reg.player.first_name, reg.player.last_name) == ("Jan", "de Vries")
+    assert audit_for_tournament(tournament.pk).filter(action="registration.update").count() == 1
+    # Saving unchanged values writes nothing.
+    update_registration(actor=organiser, registration=reg, first_name="Jan")
+    assert audit_for_tournament(tournament.pk).filter(action="registration.update").count() == 1

@@ -187,9 +187,23 @@ class StandingRowSerializer(serializers.ModelSerializer):
         ]
 
 
+class ImportSkippedRowSerializer(serializers.Serializer):
+    row = serializers.IntegerField(help_text="Line in the file (the header is line 1).")
+    name = serializers.CharField()
+    registration = serializers.IntegerField(required=False, help_text="The matching registration.")
+    registered_as = serializers.CharField(required=False)
+
+
 class ImportResultSerializer(serializers.Serializer):
     imported = serializers.IntegerField()
     registrations = RegistrationSerializer(many=True)
+    already_registered = ImportSkippedRowSerializer(
+        many=True, help_text="Rows matched to a registered player (by EMA number or name): skipped."
+    )
+    possible_duplicates = ImportSkippedRowSerializer(
+        many=True,
+        help_text="Rows that may be a player already registered or known: not imported.",
+    )
 
 
 # ---- input ----------------------------------------------------------------------------------

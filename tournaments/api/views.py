@@ -310,12 +310,14 @@ class TournamentViewSet(
     def import_registrations(self, request: Request, slug: str) -> Response:
         tournament = self.get_object()
         data = parse(RegistrationImportInputSerializer, request)
-        rows = services().import_registrations_csv(
+        result = services().import_registrations_csv(
             actor=request.user, tournament=tournament, text=data["text"]
         )
         body = {
-            "imported": len(rows),
-            "registrations": RegistrationSerializer(rows, many=True).data,
+            "imported": len(result.registrations),
+            "registrations": RegistrationSerializer(result.registrations, many=True).data,
+            "already_registered": result.already_registered,
+            "possible_duplicates": result.possible_duplicates,
         }
         return Response(body, status=status.HTTP_201_CREATED)
 

@@ -2,9 +2,16 @@
 
 from .csv_import import import_registrations_csv
 from .penalties import add_penalty, cancel_penalty, lateness_points
-from .registration import drop_player, register_player, reinstate_player, withdraw_registration
+from .registration import (
+    drop_player,
+    register_player,
+    reinstate_player,
+    update_registration,
+    withdraw_registration,
+)
 from .seating import apply_seating_plan, request_seating_plan, swap_seats, upload_seating_plan
 from .sessions import close_session, create_sessions, reopen_session, seat_session, start_session
+from .staff import invite_staff
 from .status import publish_results, set_status
 from .substitutes import substitute_player
 from .tournament import add_staff, create_tournament, remove_staff, update_tournament
@@ -19,6 +26,7 @@ __all__ = [
     "create_tournament",
     "drop_player",
     "import_registrations_csv",
+    "invite_staff",
     "lateness_points",
     "publish_results",
     "register_player",
@@ -31,6 +39,7 @@ __all__ = [
     "start_session",
     "substitute_player",
     "swap_seats",
+    "update_registration",
     "update_tournament",
     "upload_seating_plan",
     "withdraw_registration",

@@ -1,20 +1,24 @@
 """Register players from a CSV file: every row is checked, and nothing is imported if any fails.
 
 Header (case-insensitive, any order; `;` or `,` separated): either `name` ("First Last" or
-"Last, First") or `first_name` and `last_name`; optional `ema_number`, `country`, `club`,
-`substitute` (yes/no).
+"Last, First"; surname particles stay with the surname: "Jan de Vries" is Jan / de Vries) or
+`first_name` and `last_name`; optional `ema_number`, `country`, `club`, `substitute` (yes/no).
 """
 
 from __future__ import annotations
 
 import csv
 import io
+from collections.abc import Iterator
+from dataclasses import dataclass, field
 from typing import Any
 
 from django.db import transaction
 
 from club.audit import record_audit
 from club.errors import ServiceError, ValidationFailed
+from club.models import Player
+from club.names import fold, split_name
 from club.services.players import clean_country, clean_ema_number, clean_name
 from tournaments.models import Registration, Tournament
 
@@ -48,15 +52,6 @@ ALIASES = {
 TRUE = {"1", "yes", "y", "true", "x"}
 MAX_ROWS = 2000
 MAX_BYTES = 2 * 1024 * 1024  # 2 MB: far above any real tournament's player list
-
-
-def _split_name(name: str) -> tuple[str, str]:
-    name = " ".join(name.split())
-    if "," in name:
-        last, _, first = name.partition(",")
-        return first.strip(), last.strip()
-    first, _, last = name.rpartition(" ")
-    return first, last
 
 
 def check_text(text: Any) -> str:
@@ -111,11 +106,39 @@ def _read(text: str) -> tuple[list[str], list[dict[str, Any]]]:
     return header, records
 
 
+@dataclass
+class CsvImportResult:
+    """What an import did: new registrations, rows skipped because the player is already
+    registered, and rows not imported because they may be a player already on the list."""
+
+    registrations: list[Registration] = field(default_factory=list)
+    already_registered: list[dict[str, Any]] = field(default_factory=list)
+    possible_duplicates: list[dict[str, Any]] = field(default_factory=list)
+
+    def __iter__(self) -> Iterator[Registration]:
+        return iter(self.registrations)
+
+    def __len__(self) -> int:
+        return len(self.registrations)
+
+    def __getitem__(self, index: int) -> Registration:
+        return self.registrations[index]
+
+
+def _full_name(first: str, last: str) -> str:
+    return fold(f"{first} {last}")
+
+
 @transaction.atomic
-def import_registrations_csv(
-    *, actor: Any, tournament: Tournament, text: str
-) -> list[Registration]:
-    """Register every row, or nobody: all row errors come back together (row = file line)."""
+def import_registrations_csv(*, actor: Any, tournament: Tournament, text: str) -> CsvImportResult:
+    """Register every row, or nobody: all row errors come back together (row = file line).
+
+    Importing the same file twice registers nobody twice: a row is matched to a registered
+    player by EMA number, or (without one) by name, case and accents ignored, and skipped.
+    A row that may be a registered player (same name, one of the two without EMA number) or
+    several known players is not imported but reported, for the organiser to decide.
+    A row without EMA number whose name is exactly one known player reuses that player.
+    """
     require_organiser(actor, tournament)
     check_open_for_registration(tournament)
     _, records = _read(text)
@@ -127,11 +150,6 @@ def import_registrations_csv(
     errors: list[dict[str, Any]] = []
     cleaned: list[dict[str, Any]] = []
     seen_ema: dict[str, int] = {}
-    registered_ema = set(
-        Registration.objects.filter(
-            tournament=tournament, player__ema_number__isnull=False
-        ).values_list("player__ema_number", flat=True)
-    )
     for rec in records:
         row = rec["__row__"]  # the line in the file; line 1 is the header
         if "__error__" in rec:
@@ -139,7 +157,7 @@ def import_registrations_csv(
             continue
         try:
             if rec.get("name"):
-                first, last = _split_name(rec["name"])
+                first, last = split_name(rec["name"])
                 name_field = "name"
             else:
                 first, last = rec.get("first_name", ""), rec.get("last_name", "")
@@ -155,11 +173,6 @@ def import_registrations_csv(
                 if ema in seen_ema:
                     raise ValidationFailed(
                         f"EMA number {ema} is also on row {seen_ema[ema]}.", field="ema_number"
-                    )
-                if ema in registered_ema:
-                    raise ValidationFailed(
-                        f"The player with EMA number {ema} is already registered.",
-                        field="ema_number",
                     )
                 seen_ema[ema] = row
         except ServiceError as error:
@@ -183,28 +196,69 @@ def import_registrations_csv(
             errors=errors,
         )
 
-    registrations: list[Registration] = []
+    result = CsvImportResult()
+    registered = list(
+        Registration.objects.filter(tournament=tournament).select_related("player").order_by("id")
+    )
+    by_player = {r.player_id: r for r in registered}
+    by_name: dict[str, list[Registration]] = {}
+    for r in registered:
+        by_name.setdefault(_full_name(r.player.first_name, r.player.last_name), []).append(r)
+    known: dict[str, list[int]] | None = None  # every player by name, loaded when needed
+
+    def report(kind: list[dict[str, Any]], item: dict[str, Any], reg: Registration | None) -> None:
+        entry = {"row": item["row"], "name": f"{item['first_name']} {item['last_name']}"}
+        if reg is not None:
+            entry.update({"registration": reg.pk, "registered_as": str(reg.player)})
+        kind.append(entry)
+
     for item in cleaned:
-        player, _ = find_or_create_player(
-            first_name=item["first_name"],
-            last_name=item["last_name"],
-            ema_number=item["ema_number"],
-            country=item["country"],
-        )
-        if Registration.objects.filter(tournament=tournament, player=player).exists():
-            raise ValidationFailed(
-                f"{player} is already registered; nothing was imported.",
-                field="file",
-                errors=[{"row": item["row"], "field": "name", "message": "already registered"}],
+        ema, key = item["ema_number"], _full_name(item["first_name"], item["last_name"])
+        same_name = by_name.get(key, [])
+        player: Player | None = None
+        if ema is not None:
+            player = Player.objects.filter(ema_number=ema).first()
+            if player is not None and player.pk in by_player:
+                report(result.already_registered, item, by_player[player.pk])
+                continue
+            if player is None:
+                blank = [r for r in same_name if not r.player.ema_number]
+                if blank:  # maybe the same person, registered before the number was known
+                    report(result.possible_duplicates, item, blank[0])
+                    continue
+        else:
+            if same_name:
+                report(result.already_registered, item, same_name[0])
+                continue
+            if known is None:
+                known = {}
+                for pk, first, last in Player.objects.values_list("pk", "first_name", "last_name"):
+                    known.setdefault(_full_name(first, last), []).append(pk)
+            candidates = known.get(key, [])
+            if len(candidates) > 1:
+                report(result.possible_duplicates, item, None)
+                continue
+            if candidates:
+                player = Player.objects.get(pk=candidates[0])
+        if player is None:
+            player, _ = find_or_create_player(
+                first_name=item["first_name"],
+                last_name=item["last_name"],
+                ema_number=ema,
+                country=item["country"],
             )
-        registrations.append(
-            Registration.objects.create(
-                tournament=tournament,
-                player=player,
-                club_name=item["club"],
-                is_substitute=item["substitute"],
-            )
+        elif not player.country and item["country"]:
+            player.country = item["country"]
+            player.save(update_fields=["country"])
+        registration = Registration.objects.create(
+            tournament=tournament,
+            player=player,
+            club_name=item["club"],
+            is_substitute=item["substitute"],
         )
+        by_player[player.pk] = registration
+        by_name.setdefault(key, []).append(registration)
+        result.registrations.append(registration)
     record_audit(
         actor=actor,
         action="registration.import_csv",
@@ -212,9 +266,11 @@ def import_registrations_csv(
         object_id=tournament.pk,
         before=None,
         after={
-            "count": len(registrations),
-            "registrations": [registration_snapshot(r) for r in registrations],
+            "count": len(result.registrations),
+            "registrations": [registration_snapshot(r) for r in result.registrations],
+            "already_registered": result.already_registered,
+            "possible_duplicates": result.possible_duplicates,
         },
         tournament_id=tournament.pk,
     )
-    return registrations
+    return result

@@ -1,4 +1,4 @@
-"""Registrations: register players (finding them by EMA number), drop them."""
+"""Registrations: register players (finding them by EMA number), correct them, drop them."""
 
 from __future__ import annotations
 
@@ -22,7 +22,10 @@ def registration_snapshot(r: Registration) -> dict[str, Any]:
     return {
         "player": r.player_id,
         "player_name": str(r.player),
+        "first_name": r.player.first_name,
+        "last_name": r.player.last_name,
         "ema_number": r.player.ema_number,
+        "country": r.player.country,
         "club_name": r.club_name,
         "is_substitute": r.is_substitute,
         "dropped_at": r.dropped_at,
@@ -169,3 +172,64 @@ def withdraw_registration(*, actor: Any, registration: Registration, reason: str
         reason=reason,
         tournament_id=tournament_id,
     )
+
+
+REGISTRATION_FIELDS = ("first_name", "last_name", "ema_number", "country", "club_name")
+
+
+@transaction.atomic
+def update_registration(*, actor: Any, registration: Registration, **changes: Any) -> Registration:
+    """Correct a registration: the player's name, EMA number and country, the club shown, and
+    whether the player is a substitute. Unchanged values are left alone; all or nothing."""
+    from club.services.players import check_ema_number_free
+
+    require_organiser(actor, registration.tournament_id)
+    unknown = sorted(set(changes) - {*REGISTRATION_FIELDS, "is_substitute"})
+    if unknown:
+        raise ValidationFailed(f"{unknown[0]} cannot be changed here.", field=unknown[0])
+    registration = (
+        Registration.objects.select_for_update().select_related("player").get(pk=registration.pk)
+    )
+    player = Player.objects.select_for_update().get(pk=registration.player_id)
+    registration.player = player
+    before = registration_snapshot(registration)
+    if "first_name" in changes:
+        player.first_name = clean_name(changes["first_name"], field="first_name")
+    if "last_name" in changes:
+        player.last_name = clean_name(changes["last_name"], field="last_name")
+    if "ema_number" in changes:
+        ema = clean_ema_number(changes["ema_number"])
+        check_ema_number_free(ema, exclude=player.pk)
+        player.ema_number = ema
+    if "country" in changes:
+        player.country = clean_country(changes["country"])
+    if "club_name" in changes:
+        club_name = " ".join(str(changes["club_name"] or "").split())
+        if len(club_name) > CLUB_NAME_MAX:
+            raise ValidationFailed(f"At most {CLUB_NAME_MAX} characters.", field="club_name")
+        registration.club_name = club_name
+    if "is_substitute" in changes:
+        registration.is_substitute = bool(changes["is_substitute"])
+    after = registration_snapshot(registration)
+    if after == before:
+        return registration  # nothing changed: nothing to save or audit
+    player.save(update_fields=["first_name", "last_name", "ema_number", "country"])
+    registration.save(update_fields=["club_name", "is_substitute"])
+    record_audit(
+        actor=actor,
+        action="registration.update",
+        obj=registration,
+        before=before,
+        after=after,
+        tournament_id=registration.tournament_id,
+    )
+    from tournaments.models import StandingRow
+    from tournaments.standings.cache import touch as touch_standings
+
+    # The standings (here and in the player's other tournaments) show the name and number.
+    touch_standings(
+        {registration.tournament_id}
+        | set(StandingRow.objects.filter(player=player).values_list("tournament_id", flat=True))
+    )
+    enqueue_standings(registration.tournament_id)
+    return registration

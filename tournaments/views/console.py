@@ -17,8 +17,10 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
+from club import names
 from club.errors import PermissionDenied as ServicePermissionDenied
 from club.errors import ServiceError, ServiceUnavailable, ValidationFailed
 from scoring.engine import PRESETS
@@ -27,17 +29,27 @@ from tournaments import roles
 from tournaments.forms import (
     ApplyPlanForm,
     CsvImportForm,
+    DropForm,
     PenaltyForm,
     ReasonForm,
     RegistrationForm,
     SeatingPlanUploadForm,
     SeatingRequestForm,
+    StaffForm,
     SubstituteForm,
     SwapSeatsForm,
     TournamentCreateForm,
     rules_diff,
 )
-from tournaments.models import Penalty, Registration, Seat, SeatingPlan, Session, Tournament
+from tournaments.models import (
+    Penalty,
+    Registration,
+    Seat,
+    SeatingPlan,
+    Session,
+    StaffRole,
+    Tournament,
+)
 
 SIGNAL_MINUTES = 15  # EMA 2025 7.4: a clear signal when 15 minutes remain
 
@@ -200,11 +212,68 @@ def tournament_set_status(request: HttpRequest, slug: str) -> HttpResponse:
 # ---------------------------------------------------------------- registrations
 
 
+def registration_numbers(tournament: Tournament) -> dict[int, int]:
+    """Registration id -> the player's number in seating plans (1-based, active players in
+    registration order: tournaments.services.seating.active_registrations)."""
+    ids = (
+        Registration.objects.filter(tournament=tournament, dropped_at__isnull=True)
+        .order_by("id")
+        .values_list("id", flat=True)
+    )
+    return {rid: n for n, rid in enumerate(ids, start=1)}
+
+
+def import_summary(result: Any) -> list[tuple[str, str]]:
+    """Flash messages (level, text) for a CSV import: imported, skipped, held back."""
+    imported = len(result.registrations)
+    out = [
+        (
+            "success",
+            ngettext("%(n)s player imported.", "%(n)s players imported.", imported)
+            % {"n": imported},
+        )
+    ]
+    skipped = result.already_registered
+    if skipped:
+        out.append(
+            (
+                "info",
+                ngettext(
+                    "%(n)s row was already registered and skipped: %(rows)s.",
+                    "%(n)s rows were already registered and skipped: %(rows)s.",
+                    len(skipped),
+                )
+                % {
+                    "n": len(skipped),
+                    "rows": ", ".join(
+                        _("row %(row)s (%(name)s)") % {"row": r["row"], "name": r["registered_as"]}
+                        for r in skipped
+                    ),
+                },
+            )
+        )
+    for row in result.possible_duplicates:
+        if row.get("registered_as"):
+            text = _(
+                "Row %(row)s, %(name)s, was not imported: it may be %(other)s, registered "
+                "without an EMA number. Edit that registration, or add the player by hand if "
+                "it is someone else."
+            ) % {"row": row["row"], "name": row["name"], "other": row["registered_as"]}
+        else:
+            text = _(
+                "Row %(row)s, %(name)s, was not imported: several known players have this "
+                "name. Add the player by hand with the EMA number."
+            ) % {"row": row["row"], "name": row["name"]}
+        out.append(("warning", text))
+    return out
+
+
 @login_required
 def registrations(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = organiser_tournament(request, slug)
     add_form = RegistrationForm(prefix="add")
     import_form = CsvImportForm(prefix="csv")
+    drop_form = DropForm(prefix="drop", tournament=tournament)
     status = 200
     if request.method == "POST":
         action = request.POST.get("action")
@@ -230,7 +299,7 @@ def registrations(request: HttpRequest, slug: str) -> HttpResponse:
         elif action == "import":
             import_form = CsvImportForm(request.POST, request.FILES, prefix="csv")
             if import_form.is_valid():
-                ok, created = run_service(
+                ok, result = run_service(
                     request,
                     import_form,
                     services().import_registrations_csv,
@@ -238,21 +307,92 @@ def registrations(request: HttpRequest, slug: str) -> HttpResponse:
                     text=import_form.cleaned_data["csv"],
                 )
                 if ok:
+                    for level, text in import_summary(result):
+                        getattr(messages, level)(request, text)
+                    return redirect("tournaments:registrations", slug=slug)
+        elif action == "drop":
+            drop_form = DropForm(request.POST, prefix="drop", tournament=tournament)
+            if drop_form.is_valid():
+                registration = drop_form.cleaned_data["registration"]
+                ok, _result = run_service(
+                    request,
+                    drop_form,
+                    services().drop_player,
+                    registration=registration,
+                    reason=drop_form.cleaned_data["reason"],
+                )
+                if ok:
                     messages.success(
-                        request, _("%(n)s players imported.") % {"n": len(created or [])}
+                        request, _("%(name)s dropped.") % {"name": registration.player}
                     )
                     return redirect("tournaments:registrations", slug=slug)
         status = 400
-    rows = tournament.registrations.select_related("player").order_by(
-        "dropped_at", "is_substitute", "player__last_name"
+    query = (request.GET.get("q") or "").strip()
+    rows = list(
+        tournament.registrations.select_related("player").order_by(
+            "dropped_at", "is_substitute", "player__last_name", "player__first_name"
+        )
     )
+    if query:
+        rows = [
+            r
+            for r in rows
+            if names.matches(query, str(r.player), r.player.ema_number or "", r.club_name)
+        ]
+    numbers = registration_numbers(tournament)
     context = {
         "tournament": tournament,
-        "rows": rows,
+        "rows": [{"registration": r, "number": numbers.get(r.pk)} for r in rows],
+        "query": query,
         "add_form": add_form,
         "import_form": import_form,
+        "drop_form": drop_form,
     }
     return render(request, "tournaments/console/registrations.html", context, status=status)
+
+
+@login_required
+def registration_edit(request: HttpRequest, slug: str, registration_id: int) -> HttpResponse:
+    """Correct a registration (name, EMA number, country, club, substitute)."""
+    tournament = organiser_tournament(request, slug)
+    registration = get_object_or_404(
+        Registration.objects.select_related("player"), pk=registration_id, tournament=tournament
+    )
+    player = registration.player
+    initial = {
+        "first_name": player.first_name,
+        "last_name": player.last_name,
+        "ema_number": player.ema_number or "",
+        "country": player.country,
+        "club_name": registration.club_name,
+        "is_substitute": registration.is_substitute,
+    }
+    form = RegistrationForm(request.POST or None, initial=initial)
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        ok, _result = run_service(
+            request,
+            form,
+            services().update_registration,
+            registration=registration,
+            first_name=data["first_name"],
+            last_name=data["last_name"],
+            ema_number=data["ema_number"] or None,
+            country=data["country"],
+            club_name=data["club_name"],
+            is_substitute=data["is_substitute"],
+        )
+        if ok:
+            messages.success(request, _("Registration saved."))
+            return redirect("tournaments:registrations", slug=slug)
+    context = {
+        "tournament": tournament,
+        "registration": registration,
+        "number": registration_numbers(tournament).get(registration.pk),
+        "form": form,
+    }
+    status = 400 if form.errors else 200
+    return render(request, "tournaments/console/registration_edit.html", context, status=status)
 
 
 @login_required
@@ -274,6 +414,86 @@ def registration_drop(request: HttpRequest, slug: str, registration_id: int) -> 
         if ok:
             messages.success(request, _("Player dropped."))
     return redirect("tournaments:registrations", slug=slug)
+
+
+# ---------------------------------------------------------------- staff
+
+
+@login_required
+def staff(request: HttpRequest, slug: str) -> HttpResponse:
+    """Referees and co-organisers: add by username or e-mail (a new person gets a link to set
+    a password), remove."""
+    tournament = organiser_tournament(request, slug)
+    form = StaffForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        ok, invite = run_service(
+            request,
+            form,
+            services().invite_staff,
+            tournament=tournament,
+            identifier=form.cleaned_data["identifier"],
+            role=form.cleaned_data["role"],
+        )
+        if ok:
+            from tournaments.services.staff import set_password_path
+
+            user = invite.staff.user
+            added = (
+                _("%(user)s is now a referee.")
+                if invite.staff.role == StaffRole.Role.REFEREE
+                else _("%(user)s is now an organiser.")
+            )
+            messages.success(request, added % {"user": user.get_username()})
+            if invite.new_user:
+                link = request.build_absolute_uri(set_password_path(user))
+                request.session["staff_password_link"] = {
+                    "username": user.get_username(),
+                    "link": link,
+                }
+                send_password_link(request, user, link, tournament)
+            return redirect("tournaments:staff", slug=slug)
+    context = {
+        "tournament": tournament,
+        "form": form,
+        "rows": tournament.staff.select_related("user").order_by("role", "user__username"),
+        "password_link": request.session.pop("staff_password_link", None),
+    }
+    return render(
+        request, "tournaments/console/staff.html", context, status=400 if form.errors else 200
+    )
+
+
+def send_password_link(request: HttpRequest, user: Any, link: str, tournament: Tournament) -> None:
+    """E-mail the set-password link when the site can send mail (the page shows it anyway)."""
+    from django.core.mail import send_mail
+
+    if not user.email:
+        return
+    subject = _("Your login for %(tournament)s") % {"tournament": tournament.name}
+    body = _(
+        "You were added to the staff of %(tournament)s. Your username is %(username)s. "
+        "Choose your password here: %(link)s"
+    ) % {"tournament": tournament.name, "username": user.get_username(), "link": link}
+    # Without a reachable mail server nothing is sent: the organiser hands the link over.
+    send_mail(subject, body, None, [user.email], fail_silently=True)
+
+
+@login_required
+@require_POST
+def staff_remove(request: HttpRequest, slug: str, staff_id: int) -> HttpResponse:
+    tournament = organiser_tournament(request, slug)
+    role = get_object_or_404(
+        StaffRole.objects.select_related("user"), pk=staff_id, tournament=tournament
+    )
+    ok, _result = run_service(request, None, services().remove_staff, staff=role)
+    if ok:
+        removed = (
+            _("%(user)s is no longer a referee.")
+            if role.role == StaffRole.Role.REFEREE
+            else _("%(user)s is no longer an organiser.")
+        )
+        messages.success(request, removed % {"user": role.user.get_username()})
+    return redirect("tournaments:staff", slug=slug)
 
 
 # ---------------------------------------------------------------- seating

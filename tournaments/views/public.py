@@ -11,6 +11,7 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
+from club import names
 from club.models import Player
 from scoring.models import Game, GameSeat
 from tournaments import roles
@@ -241,7 +242,7 @@ def seating(request: HttpRequest, slug: str, number: int | None = None) -> HttpR
     if session is not None:
         for table in session.tables.prefetch_related("seats__player"):
             seats = list(table.seats.all())
-            match = not query or any(query.lower() in str(s.player).lower() for s in seats)
+            match = not query or any(names.matches(query, str(s.player)) for s in seats)
             if match:
                 tables.append({"table": table, "seats": seats})
     context = {
