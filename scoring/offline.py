@@ -74,6 +74,12 @@ def page_patterns() -> list[str]:
     return ["^" + reverse("scoring:referee") + "$", "^" + entry + "$"]
 
 
+def add_hand_pattern() -> str:
+    """The entry form's POST (JavaScript regular expression; group 1 is the game id)."""
+    path = reverse("scoring:add_hand", args=[987654321])
+    return "^" + path.replace("987654321", r"(\d+)") + "$"
+
+
 @require_GET
 def service_worker(request: HttpRequest) -> HttpResponse:
     precache = [static(name) for name in PRECACHED_STATIC]
@@ -86,6 +92,8 @@ def service_worker(request: HttpRequest) -> HttpResponse:
             "precache": json.dumps([*precache, offline_url]),
             "offline_url": json.dumps(offline_url),
             "page_patterns": json.dumps(page_patterns()),
+            "add_hand_pattern": json.dumps(add_hand_pattern()),
+            "entry_url": json.dumps(reverse("scoring:entry", args=[987654321])),
         },
         content_type="text/javascript; charset=utf-8",
     )

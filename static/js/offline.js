@@ -191,25 +191,27 @@
     return hand.time_signal ? text + " · " + T.time_signal : text;
   }
 
+  // The form's fields as {name: [values]} (checked chips, chosen options, typed tiles).
+  function fieldsOf(form) {
+    var fields = {};
+    new FormData(form).forEach(function (value, key) {
+      (fields[key] = fields[key] || []).push(String(value));
+    });
+    return fields;
+  }
+
   // The form's taps as one game-record hand, as scoring.forms.HandEntryForm.clean builds it
   // (the server checks it again when it arrives; this only keeps incomplete hands off the queue).
-  function handFromForm(form) {
+  function handFromFields(fields) {
     var errors = [];
-    var checked = function (field) {
-      return Array.prototype.map
-        .call(form.querySelectorAll("input[name='" + field + "']:checked"), function (input) {
-          return input.value;
-        })
-        .filter(function (v) {
-          return v !== "";
-        });
-    };
     var one = function (field) {
-      var node = form.querySelector("[name='" + field + "']:checked") || form.querySelector("select[name='" + field + "']");
-      return node ? node.value : "";
+      return (fields[field] || [""])[0];
     };
     var seatsOf = function (field) {
-      return checked(field)
+      return (fields[field] || [])
+        .filter(function (v) {
+          return v !== "";
+        })
         .map(Number)
         .sort(function (a, b) {
           return a - b;
@@ -219,8 +221,7 @@
     if (!outcome) return { errors: [T.what_happened + " " + T.required] };
     var hand = { outcome: outcome, riichi: seatsOf("riichi") };
     var winners = seatsOf("winners");
-    var tilesInput = form.querySelector("[name='tiles']");
-    var tiles = tilesInput ? tilesInput.value.trim() : "";
+    var tiles = one("tiles").trim();
     if (outcome === "ron" || outcome === "tsumo") {
       if (!winners.length) return { errors: [T.choose_winner] };
       if (outcome === "tsumo" && winners.length > 1) return { errors: [T.tsumo_one] };
@@ -264,9 +265,26 @@
     if (tiles && (["ron", "tsumo"].indexOf(outcome) < 0 || winners.length !== 1)) {
       return { errors: [T.tiles_single] };
     }
-    var signal = form.querySelector("input[name='time_signal']");
-    if (signal && signal.checked) hand.time_signal = true; // EMA 2025 7.4
+    if (one("time_signal")) hand.time_signal = true; // EMA 2025 7.4
     return { hand: hand, tiles: tiles, errors: [] };
+  }
+
+  // Canonical JSON (sorted keys) to compare a hand the server holds with one on the phone.
+  function canonical(value) {
+    if (Array.isArray(value)) return "[" + value.map(canonical).join(",") + "]";
+    if (value && typeof value === "object") {
+      return (
+        "{" +
+        Object.keys(value)
+          .sort()
+          .map(function (k) {
+            return JSON.stringify(k) + ":" + canonical(value[k]);
+          })
+          .join(",") +
+        "}"
+      );
+    }
+    return JSON.stringify(value);
   }
 
   // ---------------------------------------------------------------- sending
@@ -430,6 +448,29 @@
             });
         }
         if (answer.kind === "retry") throw new Error("retry");
+        var own = answer.kind === "conflict" ? ownHands(answer.current, list) : 0;
+        if (own) {
+          // The server's new hands are this phone's first ones: a form posted on a failing
+          // connection did arrive, only its answer was lost. They are in; go on after them.
+          sentThisRun += own;
+          var after = list.slice(own);
+          after.forEach(function (next, index) {
+            next.version = answer.current.version + index;
+            next.baseHands = answer.current.hands.length;
+          });
+          return deleteItems(
+            list.slice(0, own).map(function (i) {
+              return i.id;
+            }),
+          )
+            .then(function () {
+              return Promise.all(after.map(putItem));
+            })
+            .then(function () {
+              lastVersion[item.game] = answer.current.version;
+              return sendGame(after);
+            });
+        }
         item.state = answer.kind;
         item.message = answer.message || "";
         var current = answer.current ? Promise.resolve(answer.current) : fetchGame(item.game).catch(function () { return null; });
@@ -441,6 +482,62 @@
   }
 
   var lastVersion = {};
+
+  // How many of the phone's first waiting hands the server already holds, as its newest ones.
+  function ownHands(current, list) {
+    if (!current || !current.hands) return 0;
+    var base = list[0].baseHands || 0;
+    var theirs = current.hands.slice(base);
+    if (!theirs.length || theirs.length > list.length) return 0;
+    for (var i = 0; i < theirs.length; i++) {
+      if (canonical(theirs[i].data) !== canonical(list[i].hand)) return 0;
+      if ((theirs[i].tiles || "") !== (list[i].tiles || "")) return 0;
+    }
+    return theirs.length;
+  }
+
+  // A form the service worker kept when its POST failed (sw.js): make it a waiting hand.
+  function claimKept() {
+    if (here === null) return Promise.resolve();
+    return run("readonly", function (store, done) {
+      var request = store.getAll();
+      request.onsuccess = function () {
+        done(request.result);
+      };
+    }).then(function (everything) {
+      var kept = everything.filter(function (item) {
+        return item.raw && item.game === here;
+      });
+      if (!kept.length) return;
+      var chain = Promise.resolve();
+      kept.forEach(function (item) {
+        chain = chain.then(function () {
+          return allItems().then(function (items) {
+            var mine = gameItems(items, here).filter(function (i) {
+              return !i.raw;
+            });
+            var last = mine[mine.length - 1];
+            var parsed = handFromFields(item.raw);
+            var version = Number((item.raw.expected_version || [config.version])[0]);
+            item.user = config.user;
+            item.version = last ? last.version + 1 : version;
+            item.baseHands = last ? last.baseHands : config.hands;
+            item.hand = parsed.hand || {};
+            item.tiles = parsed.tiles || "";
+            item.summary = parsed.hand ? describe(parsed.hand, config.players) : parsed.errors.join(" ");
+            item.state = parsed.errors.length ? "refused" : "waiting";
+            item.message = parsed.errors.join(" ");
+            item.attempts = 0;
+            delete item.raw;
+            return putItem(item);
+          });
+        });
+      });
+      return chain.then(function () {
+        flash(T.queued);
+      });
+    });
+  }
 
   // ---------------------------------------------------------------- the page
   var form = document.getElementById("hand-form");
@@ -695,7 +792,7 @@
     form.addEventListener("submit", function (event) {
       if (navigator.onLine && waitingHere === 0) return; // the usual POST
       event.preventDefault();
-      var parsed = handFromForm(form);
+      var parsed = handFromFields(fieldsOf(form));
       if (parsed.errors.length) {
         if (preview) {
           preview.textContent = "";
@@ -776,5 +873,8 @@
     });
     showOfflinePreview();
   }
-  render().then(flush);
+  claimKept()
+    .catch(function () {})
+    .then(render)
+    .then(flush);
 })();

@@ -7,7 +7,12 @@
  * - static files: cache first (pre-cached at install);
  * - the referee's pages: network first, the last copy from the cache when offline;
  * - anything else, and every POST: straight to the network (hands made offline are queued by
- *   the page itself, in IndexedDB, and sent with their Idempotency-Key: static/js/offline.js).
+ *   the page itself, in IndexedDB, and sent with their Idempotency-Key: static/js/offline.js);
+ * - except the entry form's Confirm when the connection fails under it (Wi-Fi "connected" but
+ *   dead, so the page thought it was online): the form's fields are kept in the same IndexedDB
+ *   queue and the referee is sent back to the entry page, which turns them into a waiting hand.
+ *   If that POST did reach the server, the hand is found there when the queue is sent and is
+ *   not entered again.
  */
 "use strict";
 
@@ -17,6 +22,11 @@ const PAGES_CACHE = "hanchan-pages-" + VERSION;
 const PRECACHE = {{ precache|safe }};
 const OFFLINE_URL = {{ offline_url|safe }};
 const PAGE_PATTERNS = {{ page_patterns|safe }}.map((source) => new RegExp(source));
+const ADD_HAND = new RegExp({{ add_hand_pattern|safe }});
+const ENTRY_URL = {{ entry_url|safe }};
+// A Confirm whose answer takes longer than this is kept on the phone (and found on the server
+// when the queue is sent, if it did arrive).
+const POST_TIMEOUT_MS = 15000;
 
 function isPage(url) {
   return url.origin === self.location.origin && PAGE_PATTERNS.some((re) => re.test(url.pathname));
@@ -85,11 +95,67 @@ async function networkFirstPage(request, url) {
   }
 }
 
+// The page's queue (static/js/offline.js opens the same database).
+function openQueue() {
+  return new Promise((resolve, reject) => {
+    const request = indexedDB.open("hanchan-offline", 1);
+    request.onupgradeneeded = () => {
+      const store = request.result.createObjectStore("queue", { keyPath: "id", autoIncrement: true });
+      store.createIndex("game", "game");
+    };
+    request.onsuccess = () => resolve(request.result);
+    request.onerror = () => reject(request.error);
+  });
+}
+
+async function keepForm(game, form) {
+  const raw = {};
+  for (const [name, value] of form.entries()) {
+    if (name === "csrfmiddlewaretoken") continue;
+    (raw[name] = raw[name] || []).push(String(value));
+  }
+  const database = await openQueue();
+  await new Promise((resolve, reject) => {
+    const tx = database.transaction("queue", "readwrite");
+    tx.objectStore("queue").add({
+      game: Number(game),
+      user: null, // the entry page claims it for the logged-in referee
+      raw: raw,
+      key: self.crypto.randomUUID(),
+      enteredAt: new Date().toISOString(),
+      state: "kept",
+    });
+    tx.oncomplete = resolve;
+    tx.onerror = tx.onabort = () => reject(tx.error);
+  });
+  database.close();
+}
+
+async function postOrKeep(request, game) {
+  const copy = request.clone();
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(), POST_TIMEOUT_MS);
+  try {
+    return await fetch(request, { signal: controller.signal });
+  } catch (error) {
+    await keepForm(game, await copy.formData());
+    const entry = new URL(ENTRY_URL.replace("987654321", game), self.location.origin);
+    return Response.redirect(entry.href, 303);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 self.addEventListener("fetch", (event) => {
   const request = event.request;
-  if (request.method !== "GET") return;
   const url = new URL(request.url);
   if (url.origin !== self.location.origin) return;
+  if (request.method === "POST") {
+    const match = request.mode === "navigate" ? ADD_HAND.exec(url.pathname) : null;
+    if (match) event.respondWith(postOrKeep(request, match[1]));
+    return;
+  }
+  if (request.method !== "GET") return;
   if (PRECACHE.includes(url.pathname)) {
     event.respondWith(cacheFirst(request));
   } else if (isPage(url)) {

@@ -335,3 +335,42 @@ def test_the_queue_survives_a_browser_restart(
         assert [h.data for h in game.hands.order_by("number")] == [ron(1, 2, 2), ron(2, 3, 3)]
     finally:
         context.close()
+
+
+# The Wi-Fi shows "connected" but carries nothing: the page believes it is online.
+LIE_FI = "Object.defineProperty(Navigator.prototype, 'onLine', { get: () => true });"
+
+
+@pytest.mark.parametrize("arrived", [False, True], ids=["lost", "arrived-answer-lost"])
+def test_a_confirm_that_fails_on_a_dead_connection_is_kept_and_sent_once(
+    chromium: Any, live_server: Any, arrived: bool
+) -> None:
+    """Confirm posts the form (the page thinks it is online) and the POST fails: the service
+    worker keeps the form in the queue and shows the entry page again with the hand waiting.
+    If the POST did reach the server, the hand is found there and not entered twice."""
+    from scoring.services import add_hand
+
+    game, referee = _table()
+    page = logged_in_page(chromium, live_server, referee, viewport=PHONE)
+    page.context.add_init_script(LIE_FI)
+    open_entry_online(page, live_server, game)
+    page.context.set_offline(True)
+    tap_ron(page, 1, 2, 2)
+    with page.expect_navigation():
+        page.locator("#confirm-hand").click()
+    page.wait_for_selector("#hand-form")
+    queued(page, 1)
+    assert page.locator("#offline-queue-list li .grow").all_text_contents() == [
+        "Ron: Ben Berg 2 han 30 fu from Clara Claus"
+    ]
+    assert game.hands.count() == 0
+    if arrived:
+        add_hand(actor=referee, game=game, hand=ron(1, 2, 2), expected_version=0)
+
+    page.context.set_offline(False)
+    page.evaluate("window.dispatchEvent(new Event('online'))")
+    page.wait_for_selector("#net-status[data-state='online'][data-queued='0']")
+    game.refresh_from_db()
+    assert [h.data for h in game.hands.order_by("number")] == [ron(1, 2, 2)]
+    assert game.version == 1
+    assert page.locator("#offline-conflict:not([hidden])").count() == 0
