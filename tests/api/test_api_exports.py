@@ -50,15 +50,16 @@ def test_ema_export_csv_and_xlsx(finished):
     assert response.status_code == 200
     assert response["Content-Type"].startswith("text/csv")
     assert 'filename="ready-ema.csv"' in response["Content-Disposition"]
-    rows = list(csv.reader(io.StringIO(response.content.decode())))
+    rows = list(csv.reader(io.StringIO(response.content.decode("utf-8-sig"))))
     assert rows[0] == CSV_HEADER and len(rows) == 9
     assert rows[1][:2] == ["1", "P0"]
 
     response = client.get("/api/v1/tournaments/ready/ema-export/?format=xlsx")
     assert response.status_code == 200 and response["Content-Type"] == XLSX
     sheet = load_workbook(io.BytesIO(response.content))["Results"]
-    assert sheet.cell(row=4, column=1).value == "Position"
-    assert sheet.cell(row=5, column=4).value == "04000000"  # a text cell: zeros kept
+    assert sheet.cell(row=1, column=3).value == "Place"  # the EMA workbook (issue 20)
+    assert sheet.cell(row=2, column=6).value == 4000000  # a number shown with 8 digits
+    assert sheet.cell(row=2, column=6).number_format == "00000000"
 
 
 def test_ema_export_blocked_answers_409_with_the_report_unless_forced(world: World):
@@ -70,7 +71,7 @@ def test_ema_export_blocked_answers_409_with_the_report_unless_forced(world: Wor
     assert body["errors"] and all(problem["blocking"] for problem in body["errors"])
     assert body["message"].startswith("the EMA file cannot be exported yet")
     forced = client.get("/api/v1/tournaments/open/ema-export/?force=1")
-    assert forced.status_code == 200 and forced.content.decode().startswith('"Place"')
+    assert forced.status_code == 200 and forced.content.decode("utf-8-sig").startswith('"Place"')
 
 
 def test_ema_export_unknown_format_is_400_naming_format(world: World):

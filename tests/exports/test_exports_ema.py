@@ -10,7 +10,9 @@ from standings_builders import make_players, make_tournament, register, scores_g
 
 from tournaments.ema.export import (
     CSV_HEADER,
+    XLSX_HEADER,
     ExportBlocked,
+    _dates,
     ema_csv,
     ema_xlsx,
     validate_for_export,
@@ -70,7 +72,9 @@ def _finished_tournament(ema=True):
 
 def test_csv_header_is_exact_and_rows_are_quoted():
     t, _ = _finished_tournament()
-    text = ema_csv(t)
+    raw = ema_csv(t)
+    assert raw.startswith("\ufeff")  # UTF-8 BOM: Excel then shows accents (issue 20)
+    text = raw.removeprefix("\ufeff")
     lines = text.splitlines()
     assert lines[0] == ",".join(f'"{h}"' for h in CSV_HEADER)
     assert CSV_HEADER == [
@@ -85,36 +89,88 @@ def test_csv_header_is_exact_and_rows_are_quoted():
     ]
     rows = list(csv.reader(io.StringIO(text)))
     assert len(rows) == 9
-    assert rows[1] == ["1", "P0", "Player000", "04000000", "30.3", "30.3", "yes", "DE"]
+    assert rows[1] == ["1", "P0", "Player000", "04000000", "30.3", "30.3", "yes", "DEU"]
     late = next(r for r in rows if r[1] == "P1")
     assert (late[4], late[5]) == ("5", "3")  # table points before, score after the penalty
     assert all(line.startswith('"') for line in lines)
 
 
-def test_xlsx_cells_read_back():
+def _read_like_ema_scraper(data: bytes) -> tuple[dict, list[dict]]:
+    """Read the workbook as the EMA's results tool does (Jesterboxboy/ema_scraper,
+    calculators/get_results.py): the same 0-based cells and the same conversions."""
+    ws = load_workbook(io.BytesIO(data))["Results"]
+
+    def cell_value(rowx: int, colx: int):
+        value = ws.cell(row=rowx + 1, column=colx + 1).value
+        return "" if value is None else value
+
+    tournament = {
+        "title": cell_value(2, 0),
+        "place": cell_value(2, 12),
+        "player_count": int(cell_value(2, 1)),
+        "mers": cell_value(2, 13),
+        "raw_date": cell_value(2, 16),
+        "riichi": cell_value(2, 15).lower() == "riichi",
+        "day_count": cell_value(2, 17),
+        "country3": cell_value(2, 11),
+    }
+    players = []
+    for rx in range(1, tournament["player_count"] + 1):
+        ema_id = str(int(cell_value(rx, 5)))
+        if len(ema_id) == 7:
+            ema_id = f"0{ema_id}"
+        players.append(
+            {
+                "position": int(cell_value(rx, 2)),
+                "first_name": cell_value(rx, 3),
+                "last_name": cell_value(rx, 4),
+                "ema_id": ema_id,
+                "is_ema": bool(cell_value(rx, 8)),
+                "country3": cell_value(rx, 9),
+                "table_points": cell_value(rx, 6),
+                "score": int(cell_value(rx, 7)),
+            }
+        )
+    return tournament, players
+
+
+def test_xlsx_reads_back_as_the_ema_results_tool_reads_it():
+    """Issue 20: players from row 2 in C-J, details in row 3 (A, B, L-R), 3-letter countries,
+    an integer score, typed cells with one number format for the points."""
     t, _ = _finished_tournament()
-    wb = load_workbook(io.BytesIO(ema_xlsx(t)))
-    ws = wb.active
-    rows = [list(r) for r in ws.iter_rows(values_only=True)]
-    assert ws.max_column == 9  # the details row is the widest
-    rows = [r[:9] if i < 2 else r[:8] for i, r in enumerate(rows)]
-    assert rows[0][:5] == ["Tournament", "Players", "Country", "City", "MERS weight"]
-    details = rows[1]
-    assert details[0] == "Spring Open" and details[1] == 8 and details[2] == "DE"
-    assert details[3] == "Berlin" and details[4] == 2.0 and details[8] == 2
-    assert rows[3] == [
-        "Position",
-        "First name",
-        "Last name",
-        "EMA number",
-        "Table points",
-        "Score",
-        "EMA member",
-        "Country",
-    ]
-    first = rows[4]
-    assert first == [1, "P0", "Player000", "04000000", 30.3, 30.3, "yes", "DE"]
-    assert all(isinstance(r[3], str) and len(r[3]) == 8 for r in rows[4:])
+    data = ema_xlsx(t)
+    tournament, players = _read_like_ema_scraper(data)
+    assert tournament == {
+        "title": "Spring Open",
+        "place": "Berlin",
+        "player_count": 8,
+        "mers": 2.0,
+        "raw_date": tournament["raw_date"],
+        "riichi": True,
+        "day_count": 2,
+        "country3": "DEU",
+    }
+    assert tournament["raw_date"] == _dates(t) and "-" in tournament["raw_date"]
+    first = players[0]
+    assert first == {
+        "position": 1,
+        "first_name": "P0",
+        "last_name": "Player000",
+        "ema_id": "04000000",
+        "is_ema": True,
+        "country3": "DEU",
+        "table_points": 30300,
+        "score": 30300,
+    }
+    late = next(p for p in players if p["first_name"] == "P1")
+    assert (late["table_points"], late["score"]) == (5000, 3000)  # before / after penalty
+    assert {p["country3"] for p in players} == {"DEU", "FRA"}
+    ws = load_workbook(io.BytesIO(data))["Results"]
+    assert [c.value for c in ws[1]][:10] == ["Tournament", "Players", *XLSX_HEADER[2:10]]
+    assert ws["F2"].number_format == "00000000" and ws["F2"].data_type == "n"
+    formats = {ws.cell(row=r, column=c).number_format for r in range(2, 10) for c in (7, 8)}
+    assert formats == {"0"}
+    assert all(ws.cell(row=r, column=9).data_type == "b" for r in range(2, 10))
 
 
 def test_ema_numbers_are_zero_padded_to_8_digits():
@@ -145,7 +201,7 @@ def test_export_refuses_unfinished_games_unless_forced():
     with pytest.raises(ExportBlocked) as exc:
         ema_csv(t)
     assert exc.value.errors[0]["code"] == "game_unfinished"
-    assert ema_csv(t, force=True).startswith('"Place"')
+    assert ema_csv(t, force=True).startswith('\ufeff"Place"')
 
 
 def test_export_refuses_points_that_do_not_add_up_and_stale_standings():
@@ -174,7 +230,8 @@ def test_export_ema_command(tmp_path):
         stdout=io.StringIO(),
         stderr=io.StringIO(),
     )
-    assert out.read_text(encoding="utf-8").startswith('"Place","First name"')
+    assert out.read_text(encoding="utf-8-sig").startswith('"Place","First name"')
+    assert out.read_bytes().startswith(b"\xef\xbb\xbf")
     xlsx = tmp_path / "ema.xlsx"
     call_command(
         "export_ema",
@@ -186,7 +243,7 @@ def test_export_ema_command(tmp_path):
         stdout=io.StringIO(),
         stderr=io.StringIO(),
     )
-    assert load_workbook(xlsx).active.cell(row=5, column=4).value == "04000000"
+    assert load_workbook(xlsx).active.cell(row=2, column=6).value == 4000000
     scores_game(t, 2, 1, _[:4], [30000] * 4, finished=False)
     with pytest.raises(CommandError, match="--force"):
         call_command(

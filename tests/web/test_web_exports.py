@@ -131,7 +131,7 @@ def test_blocked_export_is_refused_with_the_report(
 def test_export_anyway_downloads_the_csv(organiser_client: Client, blocked: Tournament) -> None:
     response = organiser_client.post(url("ema_download", blocked, "csv"), {"force": "1"})
     assert response.status_code == 200
-    rows = list(csv.reader(io.StringIO(response.content.decode("utf-8"))))
+    rows = list(csv.reader(io.StringIO(response.content.decode("utf-8-sig"))))
     assert rows[0] == EMA_HEADER
 
 
@@ -140,7 +140,8 @@ def test_ema_csv_header_is_exact(organiser_client: Client, ready: Tournament) ->
     assert response.status_code == 200
     assert response["Content-Type"].startswith("text/csv")
     assert 'filename="hamburg-open-ema.csv"' in response["Content-Disposition"]
-    text = response.content.decode("utf-8")
+    assert response.content.startswith(b"\xef\xbb\xbf")  # BOM: Excel shows the accents
+    text = response.content.decode("utf-8-sig")
     assert text.splitlines()[0] == ",".join(f'"{h}"' for h in EMA_HEADER)
     rows = list(csv.reader(io.StringIO(text)))
     assert rows[0] == EMA_HEADER
@@ -153,9 +154,9 @@ def test_ema_xlsx_opens_with_openpyxl(organiser_client: Client, ready: Tournamen
     assert response.status_code == 200
     sheet = load_workbook(io.BytesIO(response.content))["Results"]
     rows = list(sheet.iter_rows(values_only=True))
-    assert rows[1][0] == "Hamburg Open"
-    assert list(rows[3][:8]) == ["Position", *EMA_HEADER[1:]]
-    assert rows[4][1] == "Anna"
+    assert rows[2][0] == "Hamburg Open"  # the details in row 3 (EMA workbook, issue 20)
+    assert list(rows[0][2:10]) == EMA_HEADER
+    assert rows[1][3] == "Anna"
 
 
 def test_unknown_format_is_404(organiser_client: Client, ready: Tournament) -> None:

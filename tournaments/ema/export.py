@@ -9,21 +9,22 @@ from __future__ import annotations
 import csv
 import io
 from dataclasses import dataclass, field
-from decimal import Decimal
 from typing import Any
 
 from django.db.models import Q
 
 from club.errors import ValidationFailed
+from club.services.countries import alpha3
 from scoring.models import Game
 from scoring.records import check_game_points, game_final
 from tournaments.models import Penalty, StandingRow, Table, Tournament
-from tournaments.spreadsheet import SafeCsvWriter, append_xlsx_row
+from tournaments.spreadsheet import SafeCsvWriter, append_xlsx_row, is_formula_like
 from tournaments.standings.exports import thousands
 from tournaments.standings.services import compute_standings
 
 from .mers import MersWeight, tournament_days, tournament_mers
 
+BOM = "\ufeff"
 CSV_HEADER = [
     "Place",
     "First name",
@@ -34,28 +35,32 @@ CSV_HEADER = [
     "EMA member",
     "Country",
 ]
-XLSX_DETAILS_HEADER = [
-    "Tournament",
-    "Players",
-    "Country",
-    "City",
-    "MERS weight",
-    "Ruleset",
-    "Start date",
-    "End date",
-    "Days",
+# The EMA results workbook as the EMA's own tooling reads it (Jesterboxboy/ema_scraper,
+# calculators/get_results.py; 0-based columns there): row 1 the header, one player per row from
+# row 2 in columns C-J, the tournament's details in row 3, columns A, B and L-R.
+XLSX_HEADER = [
+    "Tournament",  # A: title (row 3)
+    "Players",  # B: player count (row 3)
+    "Place",  # C
+    "First name",  # D
+    "Last name",  # E
+    "EMA number",  # F: a number (read as str(int(cell))), shown with 8 digits
+    "Table points",  # G
+    "Score",  # H: an integer (read as int(cell))
+    "EMA member",  # I: TRUE/FALSE (read as a truth value)
+    "Country",  # J: three letters
+    "",  # K
+    "Country",  # L: the tournament's, three letters (row 3)
+    "City",  # M
+    "MERS",  # N
+    "Countries",  # O: not read by the tool; the number of countries (a MERS input)
+    "Rules",  # P: "Riichi"
+    "Dates",  # Q: e.g. "14-15 March 2026"
+    "Days",  # R
 ]
-XLSX_PLAYERS_HEADER = [
-    "Position",
-    "First name",
-    "Last name",
-    "EMA number",
-    "Table points",
-    "Score",
-    "EMA member",
-    "Country",
-]
-RULESET_NAMES = {"ema-2025": "Riichi (EMA 2025)", "wrc-2025": "Riichi (WRC 2025)"}
+POINTS_FORMAT = "0"  # every point cell is an integer number of points: one number format
+EMA_NUMBER_FORMAT = "00000000"
+MERS_FORMAT = "0.0"
 
 
 @dataclass
@@ -289,6 +294,7 @@ def ema_csv(tournament: Tournament, *, force: bool = False) -> str:
     """The report grid: exactly ``CSV_HEADER``, one quoted row per ranked player (UTF-8)."""
     _checked(tournament, force)
     out = io.StringIO()
+    out.write(BOM)  # Excel reads the file as UTF-8 only with it: accents stay accents
     writer = SafeCsvWriter(out, quoting=csv.QUOTE_ALL, lineterminator="\r\n")  # issue 16.1
     writer.writerow(CSV_HEADER)
     for line in result_lines(tournament):
@@ -301,19 +307,29 @@ def ema_csv(tournament: Tournament, *, force: bool = False) -> str:
                 thousands(line.table_points),
                 thousands(line.score),
                 "yes" if line.member else "no",
-                line.country,
+                alpha3(line.country),
             ]
         )
     return out.getvalue()
 
 
-def _number(points: int) -> float | int:
-    value = Decimal(points) / 1000
-    return int(value) if value == value.to_integral_value() else float(value)
+def _dates(tournament: Tournament) -> str:
+    """The event's dates as the EMA writes them ("14 March 2026", "14-15 March 2026",
+    "31 March - 2 April 2026"), month names in English whatever the language."""
+    a, b = tournament.starts_on, tournament.ends_on
+    month = "January February March April May June July August September October November December"
+    names = month.split()
+    if a == b:
+        return f"{a.day} {names[a.month - 1]} {a.year}"
+    if (a.year, a.month) == (b.year, b.month):
+        return f"{a.day}-{b.day} {names[a.month - 1]} {a.year}"
+    if a.year == b.year:
+        return f"{a.day} {names[a.month - 1]} - {b.day} {names[b.month - 1]} {b.year}"
+    return f"{a.day} {names[a.month - 1]} {a.year} - {b.day} {names[b.month - 1]} {b.year}"
 
 
 def ema_xlsx(tournament: Tournament, *, force: bool = False) -> bytes:
-    """The results workbook: a tournament details row, then one row per ranked player."""
+    """The EMA results workbook (``XLSX_HEADER``): typed cells, never formulas (issue 16.1)."""
     from openpyxl import Workbook
 
     report = _checked(tournament, force)
@@ -323,38 +339,50 @@ def ema_xlsx(tournament: Tournament, *, force: bool = False) -> bytes:
     ws = wb.active
     assert ws is not None
     ws.title = "Results"
-    append_xlsx_row(ws, XLSX_DETAILS_HEADER)
-    append_xlsx_row(  # no cell is a formula (issue 16.1)
-        ws,
-        [
-            tournament.name,
-            len(lines),
-            tournament.country,
-            tournament.city,
-            mers.total,
-            RULESET_NAMES.get(tournament.ruleset, f"Riichi ({tournament.ruleset})"),
-            tournament.starts_on.isoformat(),
-            tournament.ends_on.isoformat(),
-            tournament_days(tournament),
-        ],
-    )
-    ws.append([])
-    append_xlsx_row(ws, XLSX_PLAYERS_HEADER)
+    append_xlsx_row(ws, XLSX_HEADER)
     for line in lines:
         append_xlsx_row(
             ws,
             [
+                None,
+                None,
                 line.place,
                 line.first_name,
                 line.last_name,
-                line.ema_number,
-                _number(line.table_points),
-                _number(line.score),
-                "yes" if line.member else "no",
-                line.country,
+                int(line.ema_number) if line.ema_number else None,
+                line.table_points,
+                line.score,
+                line.member,
+                alpha3(line.country),
             ],
         )
-        ws.cell(row=ws.max_row, column=4).number_format = "@"  # keep the leading zeros
+        r = ws.max_row
+        ws.cell(row=r, column=3).number_format = POINTS_FORMAT
+        ws.cell(row=r, column=6).number_format = EMA_NUMBER_FORMAT
+        ws.cell(row=r, column=7).number_format = POINTS_FORMAT
+        ws.cell(row=r, column=8).number_format = POINTS_FORMAT
+    details: dict[int, Any] = {
+        1: tournament.name,
+        2: len(lines),
+        12: alpha3(tournament.country),
+        13: tournament.city,
+        14: float(mers.total),
+        15: mers.countries,
+        16: "Riichi",
+        17: _dates(tournament),
+        18: tournament_days(tournament),
+    }
+    for column, value in details.items():
+        cell = ws.cell(row=3, column=column)
+        cell.value = value
+        if isinstance(value, str):
+            cell.data_type = "s"  # text, never a formula (issue 16.1)
+            if is_formula_like(value):
+                cell.quotePrefix = True
+        elif column == 14:
+            cell.number_format = MERS_FORMAT
+        else:
+            cell.number_format = POINTS_FORMAT
     buffer = io.BytesIO()
     wb.save(buffer)
     return buffer.getvalue()
