@@ -62,6 +62,14 @@ class TournamentCreateForm(forms.Form):
     city = forms.CharField(max_length=100, required=False, label=_("City"))
     country = forms.CharField(max_length=2, required=False, label=_("Country (ISO code)"))
     sessions_planned = forms.IntegerField(min_value=1, max_value=40, initial=4, label=_("Sessions"))
+    session_minutes = forms.IntegerField(
+        required=False,
+        min_value=10,
+        max_value=600,
+        initial=90,
+        label=_("Session length (minutes)"),
+        help_text=_("Each session's own length can be changed in the console before it starts."),
+    )
     rules = forms.CharField(
         required=False,
         label=_("Rule changes from the preset (key = value per line)"),
@@ -83,6 +91,9 @@ class TournamentCreateForm(forms.Form):
 
     def clean_country(self) -> str:
         return str(self.cleaned_data.get("country") or "").upper()
+
+    def clean_session_minutes(self) -> int:
+        return int(self.cleaned_data.get("session_minutes") or 90)
 
     def clean(self) -> dict[str, Any]:
         data: dict[str, Any] = super().clean() or {}

@@ -109,6 +109,10 @@ class Session(models.Model):
     starts_at = models.DateTimeField(null=True, blank=True)
     duration_minutes = models.PositiveSmallIntegerField(default=90)
     started_at = models.DateTimeField(null=True, blank=True)
+    # The clock (tournaments.clock): set while the organiser has paused it; the seconds of
+    # earlier pauses add to the session's end.
+    paused_at = models.DateTimeField(null=True, blank=True)
+    paused_seconds = models.PositiveIntegerField(default=0)
     closed_at = models.DateTimeField(null=True, blank=True)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.PLANNED)
 

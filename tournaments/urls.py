@@ -2,7 +2,7 @@
 
 from django.urls import URLPattern, URLResolver, path
 
-from tournaments.views import console, pdfs, public, results
+from tournaments.views import console, hall, pdfs, public, results
 
 app_name = "tournaments"
 urlpatterns: list[URLPattern | URLResolver] = [
@@ -10,6 +10,12 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("new/", console.tournament_create, name="create"),
     path("<slug:slug>/", public.tournament_detail, name="detail"),
     path("<slug:slug>/standings/", public.standings, name="standings"),
+    path(
+        "<slug:slug>/standings/projector/",
+        hall.projector_standings,
+        name="projector_standings",
+    ),
+    path("<slug:slug>/clock/", hall.hall_clock, name="clock"),
     path("<slug:slug>/players/<int:player_id>/", public.player_page, name="player"),
     path("<slug:slug>/seating/", public.seating, name="seating"),
     path("<slug:slug>/seating/<int:number>/", public.seating, name="seating_session"),
@@ -42,6 +48,11 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("<slug:slug>/console/seating/upload/", console.seating_upload, name="seating_upload"),
     path("<slug:slug>/console/seating/<int:plan_id>/", console.seating_plan, name="seating_plan"),
     path("<slug:slug>/console/sessions/<int:number>/", console.session_console, name="session"),
+    path(
+        "<slug:slug>/console/sessions/<int:number>/clock/",
+        console.session_clock_action,
+        name="session_clock",
+    ),
     path(
         "<slug:slug>/console/sessions/<int:number>/<str:action>/",
         console.session_action,

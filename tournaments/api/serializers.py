@@ -91,6 +91,8 @@ class SessionSerializer(serializers.ModelSerializer):
             "starts_at",
             "duration_minutes",
             "started_at",
+            "paused_at",
+            "paused_seconds",
             "closed_at",
         ]
 

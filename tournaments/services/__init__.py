@@ -10,7 +10,17 @@ from .registration import (
     withdraw_registration,
 )
 from .seating import apply_seating_plan, request_seating_plan, swap_seats, upload_seating_plan
-from .sessions import close_session, create_sessions, reopen_session, seat_session, start_session
+from .sessions import (
+    close_session,
+    create_sessions,
+    extend_session,
+    pause_session,
+    reopen_session,
+    resume_session,
+    seat_session,
+    set_session_length,
+    start_session,
+)
 from .staff import invite_staff
 from .status import publish_results, set_status
 from .substitutes import substitute_player
@@ -25,16 +35,20 @@ __all__ = [
     "create_sessions",
     "create_tournament",
     "drop_player",
+    "extend_session",
     "import_registrations_csv",
     "invite_staff",
     "lateness_points",
+    "pause_session",
     "publish_results",
     "register_player",
     "reinstate_player",
     "remove_staff",
     "reopen_session",
     "request_seating_plan",
+    "resume_session",
     "seat_session",
+    "set_session_length",
     "set_status",
     "start_session",
     "substitute_player",

@@ -212,7 +212,12 @@ def close_session(*, actor: Any, session: Session) -> Session:
     before = session_snapshot(session)
     session.status = Session.Status.CLOSED
     session.closed_at = timezone.now()
-    session.save(update_fields=["status", "closed_at"])
+    if session.paused_at is not None:  # closed while paused: the clock stops for good
+        session.paused_seconds += max(
+            int((session.closed_at - session.paused_at).total_seconds()), 0
+        )
+        session.paused_at = None
+    session.save(update_fields=["status", "closed_at", "paused_at", "paused_seconds"])
     record_audit(
         actor=actor,
         action="session.close",
@@ -246,4 +251,117 @@ def reopen_session(*, actor: Any, session: Session, reason: str) -> Session:
         reason=reason,
         tournament_id=session.tournament_id,
     )
+    return session
+
+
+MINUTES_MIN, MINUTES_MAX = 10, 600  # a session lasts 10 minutes to 10 hours
+
+
+def _clock_snapshot(session: Session) -> dict[str, Any]:
+    return {
+        "status": session.status,
+        "duration_minutes": session.duration_minutes,
+        "started_at": session.started_at,
+        "paused_at": session.paused_at,
+        "paused_seconds": session.paused_seconds,
+    }
+
+
+def _audit_clock(actor: Any, action: str, session: Session, before: dict[str, Any]) -> None:
+    record_audit(
+        actor=actor,
+        action=action,
+        obj=session,
+        before=before,
+        after=_clock_snapshot(session),
+        tournament_id=session.tournament_id,
+    )
+
+
+def _running(session: Session) -> None:
+    if session.status != Session.Status.RUNNING:
+        raise ValidationFailed(
+            "Only a running session's clock can be paused, resumed or extended.", field="status"
+        )
+
+
+@transaction.atomic
+def pause_session(*, actor: Any, session: Session) -> Session:
+    """Stop the session clock (EMA 2025 7.4 timing): the remaining time is kept."""
+    require_organiser(actor, session.tournament_id)
+    session = _lock_session(session)
+    _running(session)
+    if session.paused_at is not None:
+        raise ValidationFailed("The clock is already paused.", field="status")
+    before = _clock_snapshot(session)
+    session.paused_at = timezone.now()
+    session.save(update_fields=["paused_at"])
+    _audit_clock(actor, "session.pause", session, before)
+    return session
+
+
+@transaction.atomic
+def resume_session(*, actor: Any, session: Session) -> Session:
+    """Run the clock again: the session ends later by the length of the pause."""
+    require_organiser(actor, session.tournament_id)
+    session = _lock_session(session)
+    _running(session)
+    if session.paused_at is None:
+        raise ValidationFailed("The clock is not paused.", field="status")
+    before = _clock_snapshot(session)
+    pause = max(int((timezone.now() - session.paused_at).total_seconds()), 0)
+    session.paused_seconds += pause
+    session.paused_at = None
+    session.save(update_fields=["paused_at", "paused_seconds"])
+    _audit_clock(actor, "session.resume", session, before)
+    return session
+
+
+def _check_minutes(minutes: Any, field: str) -> int:
+    if isinstance(minutes, bool) or not isinstance(minutes, int):
+        raise ValidationFailed("Give whole minutes.", field=field)
+    if not MINUTES_MIN <= minutes <= MINUTES_MAX:
+        raise ValidationFailed(
+            f"A session lasts {MINUTES_MIN} to {MINUTES_MAX} minutes.", field=field
+        )
+    return minutes
+
+
+@transaction.atomic
+def extend_session(*, actor: Any, session: Session, minutes: int, reason: str = "") -> Session:
+    """Add playing time to a running session (fewer with negative minutes); audited."""
+    require_organiser(actor, session.tournament_id)
+    session = _lock_session(session)
+    _running(session)
+    if isinstance(minutes, bool) or not isinstance(minutes, int) or minutes == 0:
+        raise ValidationFailed("Give the minutes to add (or to take off).", field="minutes")
+    before = _clock_snapshot(session)
+    session.duration_minutes = _check_minutes(session.duration_minutes + minutes, "minutes")
+    session.save(update_fields=["duration_minutes"])
+    record_audit(
+        actor=actor,
+        action="session.extend",
+        obj=session,
+        before=before,
+        after={**_clock_snapshot(session), "minutes": minutes},
+        reason=reason,
+        tournament_id=session.tournament_id,
+    )
+    return session
+
+
+@transaction.atomic
+def set_session_length(*, actor: Any, session: Session, minutes: int) -> Session:
+    """The playing time of a session that has not started (EMA 2025 7.4 timing)."""
+    require_organiser(actor, session.tournament_id)
+    session = _lock_session(session)
+    if session.status not in (Session.Status.PLANNED, Session.Status.SEATED):
+        raise ValidationFailed(
+            "The session has started: extend it instead of changing its length.",
+            field="minutes",
+        )
+    before = _clock_snapshot(session)
+    session.duration_minutes = _check_minutes(minutes, "minutes")
+    session.save(update_fields=["duration_minutes"])
+    _audit_clock(actor, "session.length", session, before)
     return session

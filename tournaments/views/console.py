@@ -6,7 +6,6 @@ Every write goes through tournaments.services; errors come back next to the fiel
 from __future__ import annotations
 
 from collections.abc import Callable
-from datetime import datetime, timedelta
 from typing import Any
 
 from django import forms
@@ -15,7 +14,6 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
@@ -26,6 +24,7 @@ from club.errors import ServiceError, ServiceUnavailable, ValidationFailed
 from scoring.engine import PRESETS
 from scoring.models import Game
 from tournaments import roles
+from tournaments.clock import session_clock
 from tournaments.forms import (
     ApplyPlanForm,
     CsvImportForm,
@@ -50,36 +49,6 @@ from tournaments.models import (
     StaffRole,
     Tournament,
 )
-
-SIGNAL_MINUTES = 15  # EMA 2025 7.4: a clear signal when 15 minutes remain
-
-
-def session_clock(session: Session, now: datetime | None = None) -> dict[str, Any]:
-    """Where a timed session stands (EMA 2025 7.4).
-
-    ``state``: "not_started"; "playing"; "signal" (15 minutes or less left: finish the current
-    hand, then play one more); "time_up" (no signal at the end: tables finish the hands above).
-    """
-    now = now or timezone.now()
-    if session.started_at is None:
-        return {"state": "not_started", "remaining": None, "ends_at": None, "signal_at": None}
-    ends_at = session.started_at + timedelta(minutes=session.duration_minutes)
-    signal_at = ends_at - timedelta(minutes=SIGNAL_MINUTES)
-    remaining = int((ends_at - now).total_seconds())
-    if session.closed_at is not None or session.status == Session.Status.CLOSED:
-        state = "closed"
-    elif now < signal_at:
-        state = "playing"
-    elif now < ends_at:
-        state = "signal"
-    else:
-        state = "time_up"
-    return {
-        "state": state,
-        "remaining": max(remaining, 0),
-        "ends_at": ends_at,
-        "signal_at": signal_at,
-    }
 
 
 def organiser_tournament(request: HttpRequest, slug: str) -> Tournament:
@@ -149,6 +118,7 @@ def tournament_create(request: HttpRequest) -> HttpResponse:
                 city=data["city"],
                 country=data["country"],
                 sessions_planned=data["sessions_planned"],
+                session_minutes=data["session_minutes"],
             )
             if ok:
                 messages.success(request, _("Tournament created."))
@@ -707,6 +677,51 @@ def session_console(request: HttpRequest, slug: str, number: int) -> HttpRespons
         return render(request, "tournaments/console/_clock.html", context)
     status = 400 if substitute_form.errors else 200
     return render(request, "tournaments/console/session.html", context, status=status)
+
+
+@login_required
+@require_POST
+def session_clock_action(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    """The session clock (EMA 2025 7.4): pause, resume, extend, or set the length before the
+    start. Every change is audited by the service."""
+    tournament = organiser_tournament(request, slug)
+    session = get_object_or_404(Session, tournament=tournament, number=number)
+    action = request.POST.get("action", "")
+    minutes: int | None = None
+    if action in ("extend", "length"):
+        try:
+            minutes = int(request.POST.get("minutes", ""))
+        except ValueError:
+            messages.error(request, _("Minutes: give a whole number."))
+            return redirect("tournaments:session", slug=slug, number=number)
+    n = minutes or 0
+    calls: dict[str, tuple[Callable[..., Any], dict[str, Any], str]] = {
+        "pause": (services().pause_session, {}, _("Clock paused.")),
+        "resume": (services().resume_session, {}, _("Clock running again.")),
+        "extend": (
+            services().extend_session,
+            {"minutes": minutes, "reason": request.POST.get("reason", "")},
+            (
+                ngettext("%(n)s minute added.", "%(n)s minutes added.", n)
+                if n >= 0
+                else ngettext("%(n)s minute taken off.", "%(n)s minutes taken off.", -n)
+            )
+            % {"n": abs(n)},
+        ),
+        "length": (
+            services().set_session_length,
+            {"minutes": minutes},
+            ngettext("The session lasts %(n)s minute.", "The session lasts %(n)s minutes.", n)
+            % {"n": n},
+        ),
+    }
+    if action not in calls:
+        raise PermissionDenied(_("Unknown action."))
+    service, kwargs, done = calls[action]
+    ok, _result = run_service(request, None, service, session=session, **kwargs)
+    if ok:
+        messages.success(request, done)
+    return redirect("tournaments:session", slug=slug, number=number)
 
 
 @login_required

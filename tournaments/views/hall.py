@@ -1,0 +1,49 @@
+"""Screens for the playing hall: the session clock and the standings, for a projector.
+
+Public like the standings (drafts only to their staff); they refresh themselves.
+"""
+
+from __future__ import annotations
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+
+from tournaments.clock import SIGNAL_MINUTES, hall_session, session_clock
+from tournaments.standings.selectors import standings_for
+from tournaments.views.public import visible_tournament
+
+
+def hall_clock(request: HttpRequest, slug: str) -> HttpResponse:
+    """`/t/<slug>/clock/`: the running session's clock, full screen, with the 15-minute
+    signal (EMA 2025 7.4); it asks the server again every 10 s, so a pause or an extension
+    from the console shows at once."""
+    tournament = visible_tournament(request, slug)
+    session = hall_session(list(tournament.sessions.order_by("number")))
+    context = {
+        "tournament": tournament,
+        "session": session,
+        "clock": session_clock(session) if session is not None else None,
+        "signal_minutes": SIGNAL_MINUTES,
+    }
+    if request.headers.get("HX-Request"):
+        return render(request, "tournaments/hall/_clock.html", context)
+    return render(request, "tournaments/hall/clock.html", context)
+
+
+def projector_standings(request: HttpRequest, slug: str) -> HttpResponse:
+    """The standings in large print, a screenful at a time: the page turns by itself every
+    few seconds (`?seconds=`, 4 to 60, default 10) and fetches fresh rows after the last."""
+    tournament = visible_tournament(request, slug)
+    try:
+        seconds = min(max(int(request.GET.get("seconds", "10")), 4), 60)
+    except ValueError:
+        seconds = 10
+    context = {
+        "tournament": tournament,
+        "rows": standings_for(tournament),
+        "seconds": seconds,
+        "provisional": tournament.status != tournament.Status.PUBLISHED,
+    }
+    if request.headers.get("HX-Request"):
+        return render(request, "tournaments/hall/_standings_rows.html", context)
+    return render(request, "tournaments/hall/standings.html", context)
