@@ -469,27 +469,60 @@ def staff_remove(request: HttpRequest, slug: str, staff_id: int) -> HttpResponse
 # ---------------------------------------------------------------- seating
 
 
-def seated_quality(tournament: Tournament) -> dict[str, Any] | None:
-    """The quality report (tournaments.seating.quality) of the sessions seated so far, or
-    None while fewer than one full session is seated or the seating is irregular."""
-    from tournaments.seating import SeatingError, quality
-
-    index: dict[int, int] = {}
-    plan: list[list[list[int]]] = []
+def seating_by_session(tournament: Tournament) -> dict[int, list[list[int]]]:
+    """Session number -> its tables as player ids in seat order (seated sessions only)."""
+    seating: dict[int, list[list[int]]] = {}
     sessions = tournament.sessions.order_by("number").prefetch_related("tables__seats")
     for session in sessions:
         tables = []
         for table in sorted(session.tables.all(), key=lambda t: t.number):
             seats = sorted(table.seats.all(), key=lambda s: s.wind)
-            tables.append([index.setdefault(s.player_id, len(index)) for s in seats])
+            tables.append([s.player_id for s in seats])
         if tables:
-            plan.append(tables)
+            seating[session.number] = tables
+    return seating
+
+
+def quality_of(seating: dict[int, list[list[int]]]) -> dict[str, Any] | None:
+    """The quality report (tournaments.seating.quality) of these sessions, or None when there
+    are none or the seating is irregular (players dropped or added between sessions)."""
+    from tournaments.seating import SeatingError, quality
+
+    index: dict[int, int] = {}
+    plan = [
+        [[index.setdefault(p, len(index)) for p in table] for table in seating[n]]
+        for n in sorted(seating)
+    ]
     if not plan:
         return None
     try:
         return quality(plan).to_dict()
     except SeatingError:
         return None
+
+
+def seated_quality(tournament: Tournament) -> dict[str, Any] | None:
+    """The quality report of the sessions seated so far."""
+    return quality_of(seating_by_session(tournament))
+
+
+def plan_effect(plan: SeatingPlan, start: int) -> dict[str, Any]:
+    """What applying `plan` from session `start` does to the seating: the seated sessions it
+    replaces, and the quality of the whole seating before and after."""
+    before = seating_by_session(plan.tournament)
+    players = dict(
+        Registration.objects.filter(tournament_id=plan.tournament_id).values_list("pk", "player_id")
+    )
+    after = dict(before)
+    numbers = [start + offset for offset in range(len(plan.plan or []))]
+    for number, round_tables in zip(numbers, plan.plan or [], strict=False):
+        after[number] = [[players.get(rid, -rid) for rid in table] for table in round_tables]
+    return {
+        "replaced": [n for n in numbers if n in before],
+        "kept_later": [n for n in sorted(before) if n > max(numbers, default=0)],
+        "before": quality_of(before),
+        "after": quality_of(after),
+    }
 
 
 def render_seating_console(
@@ -506,7 +539,7 @@ def render_seating_console(
         "form": form or SeatingRequestForm(),
         "swap_form": swap_form or SwapSeatsForm(tournament=tournament),
         "upload_form": upload_form or SeatingPlanUploadForm(),
-        "plans": tournament.seating_plans.order_by("-created_at")[:10],
+        "plans": list(enumerate(tournament.seating_plans.order_by("pk"), start=1))[::-1][:10],
         "quality": seated_quality(tournament),
     }
     return render(request, "tournaments/console/seating.html", context, status=status)
@@ -586,18 +619,41 @@ def seating_upload(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 def plan_tables(plan: SeatingPlan) -> list[list[list[str]]]:
-    """The plan's registration ids as player names: rounds -> tables -> 4 names."""
+    """The plan's registration ids as player names: rounds -> tables -> seats. Swiss plans
+    seat by standings: each name carries the player's rank and points."""
     if not plan.plan:
         return []
-    names = {
-        r.pk: str(r.player)
-        for r in Registration.objects.filter(tournament_id=plan.tournament_id).select_related(
-            "player"
-        )
-    }
+    registrations = Registration.objects.filter(tournament_id=plan.tournament_id).select_related(
+        "player"
+    )
+    names = {r.pk: str(r.player) for r in registrations}
+    if plan.mode == SeatingPlan.Mode.SWISS:
+        from tournaments.models import StandingRow
+
+        rows = {
+            row.player_id: row
+            for row in StandingRow.objects.filter(tournament_id=plan.tournament_id)
+        }
+        for r in registrations:
+            row = rows.get(r.player_id)
+            if row is not None:
+                names[r.pk] = _("%(name)s (%(rank)s., %(points)s)") % {
+                    "name": names[r.pk],
+                    "rank": row.rank if row.rank is not None else "–",
+                    "points": row.total,
+                }
     return [
         [[names.get(rid, f"#{rid}") for rid in table] for table in round_] for round_ in plan.plan
     ]
+
+
+def wind_names() -> list[str]:
+    return [_("East"), _("South"), _("West"), _("North")]
+
+
+def plan_number(plan: SeatingPlan) -> int:
+    """The plan's number within its tournament (1 = the tournament's first plan)."""
+    return SeatingPlan.objects.filter(tournament_id=plan.tournament_id, pk__lte=plan.pk).count()
 
 
 @login_required
@@ -605,25 +661,39 @@ def seating_plan(request: HttpRequest, slug: str, plan_id: int) -> HttpResponse:
     """A plan's progress (htmx polls this while it runs), then its quality report."""
     tournament = organiser_tournament(request, slug)
     plan = get_object_or_404(SeatingPlan, pk=plan_id, tournament=tournament)
-    apply_form = ApplyPlanForm(request.POST or None)
+    default_start = int((plan.options or {}).get("from_session") or 1)
+    apply_form = ApplyPlanForm(request.POST or None, initial={"from_session": default_start})
+    effect: dict[str, Any] | None = None
     if request.method == "POST" and apply_form.is_valid():
-        ok, _result = run_service(
-            request,
-            apply_form,
-            services().apply_seating_plan,
-            plan=plan,
-            from_session=apply_form.cleaned_data["from_session"],
-        )
-        if ok:
-            messages.success(request, _("Seating applied: tables and games are ready."))
-            return redirect("tournaments:console", slug=slug)
+        start = apply_form.cleaned_data["from_session"]
+        effect = plan_effect(plan, start) if plan.status == SeatingPlan.Status.DONE else None
+        if effect and effect["replaced"] and not request.POST.get("confirm"):
+            # Seated sessions would be replaced: show the quality before and after, ask again.
+            pass
+        else:
+            ok, _result = run_service(
+                request, apply_form, services().apply_seating_plan, plan=plan, from_session=start
+            )
+            if ok:
+                messages.success(request, _("Seating applied: tables and games are ready."))
+                return redirect("tournaments:console", slug=slug)
+            effect = None
+    start = (
+        apply_form.cleaned_data["from_session"]
+        if apply_form.is_bound and apply_form.is_valid()
+        else default_start
+    )
+    rounds = plan_tables(plan) if plan.status == SeatingPlan.Status.DONE else []
     context = {
         "tournament": tournament,
         "plan": plan,
+        "plan_number": plan_number(plan),
         "percent": round(100 * (plan.progress or 0)),
         "running": plan.status in (SeatingPlan.Status.PENDING, SeatingPlan.Status.RUNNING),
-        "rounds": plan_tables(plan) if plan.status == SeatingPlan.Status.DONE else [],
+        "rounds": [{"number": start + i, "tables": tables} for i, tables in enumerate(rounds)],
+        "winds": wind_names()[: len(rounds[0][0]) if rounds and rounds[0] else 4],
         "apply_form": apply_form,
+        "effect": effect if effect and effect["replaced"] else None,
     }
     if request.headers.get("HX-Request"):
         return render(request, "tournaments/console/_plan_status.html", context)

@@ -1,0 +1,106 @@
+"""Issue 18 (4): plan tables with wind headers, the right session numbers and defaults, rank
+and points on Swiss plans, plan numbers per tournament, and a confirmation with the quality
+before and after when a plan replaces seated sessions."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from tests.factories import (
+    PlayerFactory,
+    RegistrationFactory,
+    SeatFactory,
+    SessionFactory,
+    TableFactory,
+    TournamentFactory,
+)
+from tournaments.models import Registration, SeatingPlan, Session, StandingRow, Tournament
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def eight(tournament: Tournament) -> list[Registration]:
+    people = [PlayerFactory(first_name=f"P{i}", last_name=f"Player{i}") for i in range(8)]
+    return [RegistrationFactory(tournament=tournament, player=p) for p in people]
+
+
+def seat(tournament: Tournament, number: int, regs: list[Registration], status: str) -> Session:
+    session = SessionFactory(tournament=tournament, number=number, status=status)
+    for t, group in enumerate((regs[:4], regs[4:]), start=1):
+        table = TableFactory(session=session, number=t)
+        for wind, r in enumerate(group):
+            SeatFactory(table=table, wind=wind, player=r.player)
+    return session
+
+
+def make_plan(tournament: Tournament, regs: list[Registration], **kwargs: Any) -> SeatingPlan:
+    ids = [r.pk for r in regs]
+    rounds = kwargs.pop("rounds", [[ids[0::2], ids[1::2]]])
+    return SeatingPlan.objects.create(
+        tournament=tournament, status=SeatingPlan.Status.DONE, progress=1, plan=rounds, **kwargs
+    )
+
+
+def plan_url(plan: SeatingPlan) -> str:
+    return reverse("tournaments:seating_plan", args=[plan.tournament.slug, plan.pk])
+
+
+def test_swiss_plan_for_session_two_shows_winds_ranks_and_session_two(
+    organiser_client: Client, tournament: Tournament, eight: list[Registration]
+) -> None:
+    seat(tournament, 1, eight, Session.Status.CLOSED)
+    for rank, r in enumerate(eight, start=1):
+        StandingRow.objects.create(
+            tournament=tournament, player=r.player, rank=rank, total=40000 - 1000 * rank
+        )
+    TournamentFactory()  # another tournament's plan must not shift the numbering
+    SeatingPlan.objects.create(tournament=TournamentFactory(), mode="random")
+    plan = make_plan(tournament, eight, mode=SeatingPlan.Mode.SWISS, options={"from_session": 2})
+    response = organiser_client.get(plan_url(plan))
+    html = response.content.decode()
+    assert "Seating plan #1" in html  # the tournament's first plan
+    assert "<h3>Session 2</h3>" in html and "Session 1</h3>" not in html
+    assert "<th>East</th><th>South</th><th>West</th><th>North</th>" in html
+    assert "P0 Player0 (1., 39000)" in html
+    assert response.context["apply_form"]["from_session"].value() == 2
+
+
+def test_applying_over_seated_sessions_asks_first_with_quality_before_and_after(
+    organiser_client: Client, tournament: Tournament, eight: list[Registration]
+) -> None:
+    seat(tournament, 1, eight, Session.Status.CLOSED)
+    seat(tournament, 2, eight, Session.Status.SEATED)
+    ids = [r.pk for r in eight]
+    plan = make_plan(
+        tournament, eight, mode=SeatingPlan.Mode.RANDOM, rounds=[[ids[0::2], ids[1::2]]]
+    )
+    first = organiser_client.post(plan_url(plan), {"from_session": "2"})
+    html = first.content.decode()
+    assert first.status_code == 200 and 'id="replace-warning"' in html
+    assert "replaces the seating of session 2." in html
+    effect = first.context["effect"]
+    # Same tables in both sessions: 12 extra meetings now; the new session 2 mixes them.
+    assert effect["before"]["extra_meetings"] == 12
+    assert effect["after"]["extra_meetings"] < 12
+    session = Session.objects.get(tournament=tournament, number=2)
+    assert sorted(session.tables.get(number=1).seats.values_list("player_id", flat=True)) == sorted(
+        r.player_id for r in eight[:4]
+    )  # nothing applied yet
+    confirmed = organiser_client.post(plan_url(plan), {"from_session": "2", "confirm": "1"})
+    assert confirmed.status_code == 302
+    assert sorted(session.tables.get(number=1).seats.values_list("player_id", flat=True)) == sorted(
+        r.player_id for r in eight[0::2]
+    )
+
+
+def test_applying_to_unseated_sessions_needs_no_confirmation(
+    organiser_client: Client, tournament: Tournament, eight: list[Registration]
+) -> None:
+    plan = make_plan(tournament, eight, mode=SeatingPlan.Mode.RANDOM)
+    assert organiser_client.post(plan_url(plan), {"from_session": "1"}).status_code == 302
+    assert Session.objects.get(tournament=tournament, number=1).tables.count() == 2
