@@ -639,7 +639,7 @@ def plan_tables(plan: SeatingPlan) -> list[list[list[str]]]:
             if row is not None:
                 names[r.pk] = _("%(name)s (%(rank)s., %(points)s)") % {
                     "name": names[r.pk],
-                    "rank": row.rank if row.rank is not None else "–",
+                    "rank": row.rank if row.rank is not None else "-",
                     "points": row.total,
                 }
     return [
