@@ -71,6 +71,9 @@ def _strings() -> dict[str, str]:
         "discard_mine": _("Discard mine, keep the server's"),
         "discard_one": _("Discard this hand"),
         "retry": _("Try again"),
+        "needs_connection": _(
+            "This needs the connection, and the hands waiting on this phone sent first."
+        ),
         # the form, checked on the phone (the same messages as scoring.forms.HandEntryForm)
         "not_complete": _("Not complete yet:"),
         "what_happened": _("What happened?"),

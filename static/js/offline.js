@@ -842,6 +842,16 @@
     document.body.addEventListener("htmx:sendError", showOfflinePreview);
   }
 
+  // Correcting, deleting or finalizing goes after the waiting hands, and needs the server.
+  var corrections = "form[action$='/entry/last/delete/'], form[action$='/entry/finalize/'], a[href$='/entry/last/']";
+  document.querySelectorAll(corrections).forEach(function (node) {
+    node.addEventListener(node.tagName === "FORM" ? "submit" : "click", function (event) {
+      if (navigator.onLine && waitingHere === 0) return;
+      event.preventDefault();
+      flash(T.needs_connection);
+      window.scrollTo(0, 0);
+    });
+  });
   window.addEventListener("online", function () {
     retryDelay = 1000;
     flash("");

@@ -67,10 +67,7 @@ def tap_ron(page: Any, winner: int, loser: int, han: int, fu: int = 30) -> None:
 def open_entry_online(page: Any, live_server: Any, game: Any) -> None:
     """Open the table list and the entry page online; the service worker then controls it."""
     page.goto(f"{live_server.url}/games/referee/")
-    page.wait_for_function(
-        "navigator.serviceWorker.controller !== null || navigator.serviceWorker.ready"
-    )
-    page.evaluate("navigator.serviceWorker.ready.then(() => true)")
+    assert page.evaluate("navigator.serviceWorker.ready.then(() => true)")  # installed
     page.goto(f"{live_server.url}/games/{game.pk}/entry/")
     page.wait_for_function("navigator.serviceWorker.controller !== null")
     page.wait_for_selector("#net-status[data-state='online']")
@@ -374,3 +371,97 @@ def test_a_confirm_that_fails_on_a_dead_connection_is_kept_and_sent_once(
     assert [h.data for h in game.hands.order_by("number")] == [ron(1, 2, 2)]
     assert game.version == 1
     assert page.locator("#offline-conflict:not([hidden])").count() == 0
+
+
+def test_the_table_list_keeps_its_tables_for_offline_use(chromium: Any, live_server: Any) -> None:
+    """Opening the table list online is enough: its tables' entry pages open offline."""
+    game, referee = _table()
+    page = logged_in_page(chromium, live_server, referee, viewport=PHONE)
+    page.goto(f"{live_server.url}/games/referee/")
+    page.wait_for_function("navigator.serviceWorker.controller !== null")
+    entry = f"{live_server.url}/games/{game.pk}/entry/"
+    # The worker fetched and kept the entry page (versioned cache names).
+    assert page.evaluate(
+        """async (url) => {
+            while (!(await caches.match(url))) await new Promise((r) => setTimeout(r, 50));
+            return true;
+        }""",
+        entry,
+    )
+    names = page.evaluate("caches.keys()")
+    assert any(n.startswith("hanchan-static-") for n in names)
+    assert any(n.startswith("hanchan-pages-") for n in names)
+    page.context.set_offline(True)
+    page.goto(entry)
+    page.wait_for_selector("#hand-form")
+    page.wait_for_selector("#net-status[data-state='offline']")
+    # A page never opened online says how to get it.
+    page.goto(f"{live_server.url}/games/{game.pk + 1000}/entry/")
+    page.wait_for_selector("#offline-page")
+
+
+def test_a_refused_hand_is_shown_and_can_be_discarded_alone(
+    chromium: Any, live_server: Any
+) -> None:
+    """The server's check stays the authority: a hand the engine refuses stops the queue with
+    its message; discarding it sends the hands after it."""
+    game, referee = _table()
+    page = logged_in_page(chromium, live_server, referee, viewport=PHONE)
+    open_entry_online(page, live_server, game)
+    page.context.set_offline(True)
+    page.wait_for_selector("#net-status[data-state='offline']")
+    # Pao on a 2-han win: the phone lets it through, the engine refuses it (WDMC: yakuman only).
+    tap_ron(page, 1, 2, 2)
+    page.locator(".winner-block[data-seat='1'] select[name='pao_1']").select_option("3")
+    page.locator("#confirm-hand").click()
+    queued(page, 1)
+    _go_offline_with(page, [])
+    tap_ron(page, 2, 3, 3)
+    page.locator("#confirm-hand").click()
+    queued(page, 2)
+
+    page.context.set_offline(False)
+    refused = page.locator("#offline-conflict[data-kind='refused']")
+    refused.wait_for()
+    assert "pao" in page.locator("#offline-conflict-message").inner_text()
+    assert game.hands.count() == 0
+    page.locator("#offline-discard-one").click()
+    page.wait_for_selector("#net-status[data-state='online'][data-queued='0']")
+    game.refresh_from_db()
+    assert [h.data for h in game.hands.order_by("number")] == [ron(2, 3, 3)]
+
+
+def test_an_ended_session_asks_to_log_in_and_keeps_the_hands(
+    chromium: Any, live_server: Any
+) -> None:
+    from django.contrib.sessions.models import Session
+
+    game, referee = _table()
+    page = logged_in_page(chromium, live_server, referee, viewport=PHONE)
+    open_entry_online(page, live_server, game)
+    _go_offline_with(page, [ron(1, 2, 2)])
+    # While offline, "Edit the last hand" etc. wait for the connection (none here yet: no
+    # hands on the server), and the login ends on the server.
+    Session.objects.all().delete()
+
+    page.context.set_offline(False)
+    page.locator("#offline-conflict[data-kind='auth']").wait_for()
+    assert page.locator("#offline-conflict a.button").get_attribute("href") == (
+        f"/accounts/login/?next=%2Fgames%2F{game.pk}%2Fentry%2F"
+    )
+    page.wait_for_selector("#net-status[data-queued='1']")
+    assert game.hands.count() == 0
+
+
+def test_corrections_wait_for_the_connection_and_the_queue(chromium: Any, live_server: Any) -> None:
+    from scoring.services import add_hand
+
+    game, referee = _table()
+    add_hand(actor=referee, game=game, hand=ron(1, 2, 2), expected_version=0)
+    page = logged_in_page(chromium, live_server, referee, viewport=PHONE)
+    open_entry_online(page, live_server, game)
+    _go_offline_with(page, [ron(2, 3, 3)])
+    url = page.url
+    page.get_by_role("link", name="Edit the last hand").click()
+    page.wait_for_selector("#offline-flash:has-text('This needs the connection')")
+    assert page.url == url

@@ -87,3 +87,22 @@ def test_table_list_keeps_the_referees_tables(referee_client: Client, game: Any)
         ).group(1)
     )
     assert config["warm"] == [f"/games/{game.pk}/entry/"]
+
+
+def test_cache_version_follows_the_precached_files(monkeypatch: Any, tmp_path: Any) -> None:
+    """A deploy that changes a pre-cached file gets new cache names (the old ones are deleted
+    when the new worker activates)."""
+    from django.contrib.staticfiles import finders
+
+    css = tmp_path / "hanchan.css"
+    css.write_text("body { color: black; }")
+    real_find = finders.find
+    monkeypatch.setattr(
+        finders,
+        "find",
+        lambda name, **kw: str(css) if name == "css/hanchan.css" else real_find(name),
+    )
+    before = offline.cache_version.__wrapped__()
+    assert offline.cache_version.__wrapped__() == before  # stable for the same files
+    css.write_text("body { color: red; }")
+    assert offline.cache_version.__wrapped__() != before
