@@ -49,6 +49,10 @@ def _strings() -> dict[str, str]:
             "Offline: the payment preview returns with the connection. Confirmed hands wait on "
             "this phone and the server checks each one when it is sent."
         ),
+        "preview_waiting": _(
+            "The payment preview returns once the hands waiting on this phone are sent (it "
+            "would not count them). The server checks every hand when it arrives."
+        ),
         "badge_waiting": _("waiting"),
         "badge_conflict": _("conflict"),
         "badge_refused": _("refused"),

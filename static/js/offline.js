@@ -781,9 +781,10 @@
   }
 
   function showOfflinePreview() {
-    if (!preview || navigator.onLine) return;
+    if (!preview || (navigator.onLine && waitingHere === 0)) return;
     preview.textContent = "";
-    preview.appendChild(el("p", { class: "small offline-note", id: "preview-offline", text: T.preview_offline }));
+    var text = navigator.onLine ? T.preview_waiting : T.preview_offline;
+    preview.appendChild(el("p", { class: "small offline-note", id: "preview-offline", text: text }));
     var line = document.getElementById("preview-line");
     if (line) line.textContent = "";
   }
@@ -838,8 +839,14 @@
           if (navigator.onLine) flush();
         });
     });
-    // Offline, the preview request cannot reach the server: say when it comes back.
+    // Offline, the preview request cannot reach the server: say when it comes back. With hands
+    // waiting, the server's preview would start from the table without them: not asked.
     document.body.addEventListener("htmx:sendError", showOfflinePreview);
+    form.addEventListener("htmx:beforeRequest", function (event) {
+      if (navigator.onLine && waitingHere === 0) return;
+      event.preventDefault();
+      showOfflinePreview();
+    });
   }
 
   // Correcting, deleting or finalizing goes after the waiting hands, and needs the server.
