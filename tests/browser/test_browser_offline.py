@@ -280,34 +280,42 @@ def test_a_lost_answer_is_retried_with_the_same_key_and_applied_once(
     assert IdempotencyRecord.objects.filter(user=referee).count() == 2
 
 
-def test_the_queue_survives_a_browser_restart(
-    chromium: Any, live_server: Any, tmp_path: Path
-) -> None:
+def _persistent_context(chromium: Any, live_server: Any, user: Any, profile: Path) -> Any:
+    """A browser with a profile on disk (as a phone keeps one), logged in as `user`."""
     from django.conf import settings
     from django.test import Client
 
-    game, referee = _table()
     client = Client()
-    client.force_login(referee)
-    cookie = {
-        "name": settings.SESSION_COOKIE_NAME,
-        "value": client.cookies[settings.SESSION_COOKIE_NAME].value,
-        "url": live_server.url,
-        "expires": time.time() + 3600,  # a persistent cookie, as a phone keeps it
-    }
+    client.force_login(user)
+    context = chromium.browser_type.launch_persistent_context(
+        str(profile),
+        executable_path=str(CHROMIUM),
+        headless=True,
+        args=CHROMIUM_ARGS,
+        viewport=PHONE,
+        locale="en-GB",
+    )
+    context.add_cookies(
+        [
+            {
+                "name": settings.SESSION_COOKIE_NAME,
+                "value": client.cookies[settings.SESSION_COOKIE_NAME].value,
+                "url": live_server.url,
+                "expires": time.time() + 3600,  # a persistent cookie, kept across restarts
+            }
+        ]
+    )
+    return context
+
+
+def test_the_queue_survives_a_browser_restart(
+    chromium: Any, live_server: Any, tmp_path: Path
+) -> None:
+    game, referee = _table()
     profile = tmp_path / "profile"
 
     def launch() -> Any:
-        context = chromium.browser_type.launch_persistent_context(
-            str(profile),
-            executable_path=str(CHROMIUM),
-            headless=True,
-            args=CHROMIUM_ARGS,
-            viewport=PHONE,
-            locale="en-GB",
-        )
-        context.add_cookies([cookie])
-        return context
+        return _persistent_context(chromium, live_server, referee, profile)
 
     context = launch()
     page = context.pages[0] if context.pages else context.new_page()
@@ -465,3 +473,19 @@ def test_corrections_wait_for_the_connection_and_the_queue(chromium: Any, live_s
     page.get_by_role("link", name="Edit the last hand").click()
     page.wait_for_selector("#offline-flash:has-text('This needs the connection')")
     assert page.url == url
+
+
+def test_the_referee_pages_are_installable(chromium: Any, live_server: Any, tmp_path: Path) -> None:
+    """Chromium's own installability check finds nothing missing (manifest, icons, worker)."""
+    game, referee = _table()
+    context = _persistent_context(chromium, live_server, referee, tmp_path / "profile")
+    try:
+        page = context.pages[0] if context.pages else context.new_page()
+        open_entry_online(page, live_server, game)
+        cdp = context.new_cdp_session(page)
+        manifest = cdp.send("Page.getAppManifest")
+        assert manifest["url"].endswith("/games/manifest.webmanifest")
+        assert manifest["errors"] == []
+        assert cdp.send("Page.getInstallabilityErrors")["installabilityErrors"] == []
+    finally:
+        context.close()
