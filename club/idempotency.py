@@ -26,6 +26,8 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.utils.encoders import JSONEncoder
 
+from club import limits
+from club.errors import ValidationFailed
 from club.models import IdempotencyRecord
 
 HEADER = "Idempotency-Key"
@@ -40,9 +42,9 @@ def request_fingerprint(request: Request) -> str:
     raw: bytes = request._request.body  # read before DRF parses the stream; cached by Django
     body: bytes = raw
     if raw and "json" in (request.content_type or ""):
-        try:
-            body = json.dumps(json.loads(raw), sort_keys=True, separators=(",", ":")).encode()
-        except ValueError:
+        try:  # within the JSON limits: a deep document must not recurse here (issue 16.3)
+            body = json.dumps(limits.loads(raw), sort_keys=True, separators=(",", ":")).encode()
+        except (ValueError, ValidationFailed):
             body = raw  # not valid JSON: the view will answer 400; hash the bytes as they are
     digest = hashlib.sha256()
     for part in (request.method or "", request.path, request.content_type or ""):

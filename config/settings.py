@@ -54,6 +54,8 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # Before anything reads the body: an oversized request is refused unread (issue 16.8).
+    "club.limits.RequestSizeLimitMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -143,9 +145,20 @@ STORAGES = {
 WHITENOISE_USE_FINDERS = WHITENOISE_AUTOREFRESH = DEBUG or TESTING
 MEDIA_ROOT = BASE_DIR / "media"
 MEDIA_URL = "media/"
-# Uploads (CSV imports, game records) are small; refuse anything large early.
+# Uploads (CSV imports, game records) are small; refuse anything large early (club/limits.py,
+# docs/security.md). A request body over MAX_REQUEST_BODY_BYTES is refused unread (413); a file
+# over MAX_UPLOAD_BYTES is counted while it streams in and dropped, never stored.
 DATA_UPLOAD_MAX_MEMORY_SIZE = 2 * 1024 * 1024
 FILE_UPLOAD_MAX_MEMORY_SIZE = 2 * 1024 * 1024
+MAX_UPLOAD_BYTES = 2 * 1024 * 1024
+MAX_REQUEST_BODY_BYTES = 3 * 1024 * 1024
+FILE_UPLOAD_HANDLERS = [
+    "club.limits.LimitedUploadHandler",
+    "django.core.files.uploadhandler.MemoryFileUploadHandler",
+    "django.core.files.uploadhandler.TemporaryFileUploadHandler",
+]
+# JSON bodies and uploads nest at most this deep (a game record needs 5 levels).
+MAX_JSON_DEPTH = 20
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
@@ -153,6 +166,11 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.TokenAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
+    "DEFAULT_PARSER_CLASSES": [
+        "club.limits.BoundedJSONParser",
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
+    ],
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
     "PAGE_SIZE": 50,

@@ -38,7 +38,9 @@ class HandEntryForm(forms.Form):
     nagashi = forms.MultipleChoiceField(required=False, widget=forms.CheckboxSelectMultiple)
     offender = forms.ChoiceField(required=False, widget=forms.RadioSelect)
     tiles = forms.CharField(required=False, max_length=120)
-    expected_version = forms.IntegerField(min_value=0, widget=forms.HiddenInput)
+    expected_version = forms.IntegerField(
+        min_value=0, max_value=2**31 - 1, widget=forms.HiddenInput
+    )
 
     def __init__(
         self, *args: Any, players: list[str], offer_time_signal: bool = False, **kwargs: Any
@@ -166,11 +168,15 @@ class ReasonForm(forms.Form):
     """Editing or deleting a recorded hand needs a reason (kept in the audit trail)."""
 
     reason = forms.CharField(max_length=500, widget=forms.TextInput)
-    expected_version = forms.IntegerField(min_value=0, widget=forms.HiddenInput)
+    expected_version = forms.IntegerField(
+        min_value=0, max_value=2**31 - 1, widget=forms.HiddenInput
+    )
 
 
 class VersionForm(forms.Form):
-    expected_version = forms.IntegerField(min_value=0, widget=forms.HiddenInput)
+    expected_version = forms.IntegerField(
+        min_value=0, max_value=2**31 - 1, widget=forms.HiddenInput
+    )
 
 
 # Hand keys whose engine errors belong to the form field of the same name ("wins": winners;

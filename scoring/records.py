@@ -17,6 +17,7 @@ the player.
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -155,7 +156,31 @@ class ImportTarget:
     club_night: ClubNight | None = None
 
 
-def _resolve_player(label: str) -> Player:
+NAME_MAX = Player._meta.get_field("first_name").max_length or 100
+
+
+def _checked_name(text: str, index: int) -> str:
+    """A name part as a new player gets it: at most NAME_MAX characters, nothing unprintable
+    (issue 16.7: a 300-character name was a database error, not a 400)."""
+    text = " ".join(text.split())
+    if len(text) > NAME_MAX:
+        raise ValidationFailed(
+            f"record {index}: a player's first or last name is at most {NAME_MAX} characters.",
+            field="players",
+        )
+    if any(unicodedata.category(ch) in ("Cc", "Cs", "Co", "Cn") for ch in text):
+        raise ValidationFailed(
+            f"record {index}: a player's name contains unprintable characters.", field="players"
+        )
+    return text
+
+
+def _resolve_player(label: str, index: int = 0) -> Player:
+    if len(label) > 2 * NAME_MAX + 20:  # a name, a space, a name and " (EMA number)"
+        raise ValidationFailed(
+            f"record {index}: a player is at most {2 * NAME_MAX + 20} characters.",
+            field="players",
+        )
     match = _NAME_WITH_EMA.match(label)
     name, ema = (match["name"], match["ema"]) if match else (label.strip(), None)
     if ema:
@@ -163,6 +188,7 @@ def _resolve_player(label: str) -> Player:
         if found:
             return found
     first, _, last = name.partition(" ")
+    first, last = _checked_name(first, index), _checked_name(last, index)
     candidates = list(Player.objects.filter(first_name=first, last_name=last)[:2])
     if len(candidates) == 1 and (ema is None or not candidates[0].ema_number):
         return candidates[0]
@@ -202,8 +228,8 @@ def import_game_records(
     from scoring.services.games import import_game_record
 
     games = []
-    for record, summary in zip(records, summaries, strict=True):
-        players = [_resolve_player(label) for label in record["players"]]
+    for index, (record, summary) in enumerate(zip(records, summaries, strict=True)):
+        players = [_resolve_player(label, index) for label in record["players"]]
         if len({p.pk for p in players}) != len(players):
             raise ValidationFailed("a player sits twice at the table", field="players")
         games.append(

@@ -8,6 +8,9 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from club import limits
+from club.errors import ValidationFailed
+from club.limits import upload_problem
 from club.models import Player
 from scoring.engine import PRESETS, RulesError, load_ruleset
 from tournaments.models import Penalty, Registration, SeatingPlan, Tournament
@@ -26,8 +29,13 @@ def parse_rules_text(text: str) -> dict[str, Any]:
             )
         key, value = (part.strip() for part in line.split("=", 1))
         try:
-            rules[key] = json.loads(value)
-        except json.JSONDecodeError:
+            rules[key] = limits.loads(value)
+        except ValidationFailed as error:  # too deep, a number out of range (issue 16.3, 16.7)
+            raise forms.ValidationError(
+                _("Line %(n)s: %(message)s") % {"n": number, "message": error.message},
+                code="limit",
+            ) from None
+        except ValueError:
             rules[key] = value
     return rules
 
@@ -167,7 +175,10 @@ class CsvImportForm(forms.Form):
     def clean(self) -> dict[str, Any]:
         data: dict[str, Any] = super().clean() or {}
         upload = data.get("file")
-        if upload:
+        problem = upload_problem(upload) if upload else None
+        if problem:  # checked while it streamed in, never read whole (issue 16.8)
+            self.add_error("file", problem)
+        elif upload:
             try:
                 data["csv"] = upload.read().decode("utf-8-sig")
             except UnicodeDecodeError:
@@ -191,27 +202,38 @@ class SeatingRequestForm(forms.Form):
         ],
         label=_("Mode"),
     )
-    seed = forms.IntegerField(initial=0, min_value=0, label=_("Seed"))
+    seed = forms.IntegerField(initial=0, min_value=0, max_value=2**31 - 1, label=_("Seed"))
     separate_by = forms.ChoiceField(
         required=False,
         choices=[("", _("Nobody")), ("club", _("Club")), ("country", _("Country"))],
         label=_("Keep players of the same … apart"),
     )
     separate_rounds = forms.IntegerField(
-        initial=0, min_value=0, required=False, label=_("… for the first N sessions")
+        initial=0,
+        min_value=0,
+        max_value=32767,
+        required=False,
+        label=_("… for the first N sessions"),
     )
 
 
 class ApplyPlanForm(forms.Form):
-    from_session = forms.IntegerField(min_value=1, initial=1, label=_("From session"))
+    from_session = forms.IntegerField(
+        min_value=1, max_value=32767, initial=1, label=_("From session")
+    )
 
 
 class PenaltyForm(forms.Form):
     player = forms.ModelChoiceField(queryset=Player.objects.none(), label=_("Player"))
     kind = forms.ChoiceField(choices=Penalty.Kind.choices, label=_("Kind"))
-    points = forms.IntegerField(min_value=0, required=False, label=_("Points"))
-    minutes_late = forms.IntegerField(min_value=0, required=False, label=_("Minutes late"))
-    session = forms.IntegerField(min_value=1, required=False, label=_("Session number"))
+    # Bounds of the database columns (issue 16.7): more is a form error, not a crash on save.
+    points = forms.IntegerField(min_value=0, max_value=2**31 - 1, required=False, label=_("Points"))
+    minutes_late = forms.IntegerField(
+        min_value=0, max_value=32767, required=False, label=_("Minutes late")
+    )
+    session = forms.IntegerField(
+        min_value=1, max_value=32767, required=False, label=_("Session number")
+    )
     reason = forms.CharField(max_length=500, label=_("Reason"))
 
     def __init__(self, *args: Any, tournament: Tournament, **kwargs: Any) -> None:
@@ -228,7 +250,7 @@ class PenaltyForm(forms.Form):
 
 
 class SubstituteForm(forms.Form):
-    table = forms.IntegerField(min_value=1, label=_("Table"))
+    table = forms.IntegerField(min_value=1, max_value=32767, label=_("Table"))
     seat = forms.ChoiceField(
         choices=[("0", _("East")), ("1", _("South")), ("2", _("West")), ("3", _("North"))],
         label=_("Seat"),
@@ -247,25 +269,25 @@ class SubstituteForm(forms.Form):
         )
 
 
-MAX_UPLOAD_BYTES = 2 * 1024 * 1024  # game-record and plan uploads: 2 MB at most
-
-
 class GameRecordImportForm(forms.Form):
     """A JSON file with one game record or a list of them, for one table of a session."""
 
-    session = forms.IntegerField(min_value=1, label=_("Session number"))
-    table = forms.IntegerField(min_value=1, label=_("Table number"))
+    session = forms.IntegerField(min_value=1, max_value=32767, label=_("Session number"))
+    table = forms.IntegerField(min_value=1, max_value=32767, label=_("Table number"))
     file = forms.FileField(label=_("Game record file (JSON)"))
 
     def clean_file(self) -> Any:
         upload = self.cleaned_data["file"]
-        if upload.size > MAX_UPLOAD_BYTES:
-            raise forms.ValidationError(_("The file is larger than 2 MB."))
+        problem = upload_problem(upload)  # size and type seen while it streamed in
+        if problem:
+            raise forms.ValidationError(problem)
         name = (upload.name or "").lower()
         if not name.endswith(".json"):
             raise forms.ValidationError(_("Upload a .json file."))
         try:
-            document = json.loads(upload.read().decode("utf-8-sig"))
+            document = limits.loads(upload.read().decode("utf-8-sig"))
+        except ValidationFailed as error:  # too deep, a number out of range (issue 16.3, 16.7)
+            raise forms.ValidationError(f"{error.field}: {error.message}") from None
         except (UnicodeDecodeError, ValueError):
             raise forms.ValidationError(_("The file is not valid JSON.")) from None
         records = document if isinstance(document, list) else [document]
@@ -282,8 +304,9 @@ class SeatingPlanUploadForm(forms.Form):
 
     def clean_file(self) -> Any:
         upload = self.cleaned_data["file"]
-        if upload.size > MAX_UPLOAD_BYTES:
-            raise forms.ValidationError(_("The file is larger than 2 MB."))
+        problem = upload_problem(upload)  # size and type seen while it streamed in
+        if problem:
+            raise forms.ValidationError(problem)
         try:
             self.cleaned_data["text"] = upload.read().decode("utf-8-sig")
         except UnicodeDecodeError:
@@ -292,7 +315,7 @@ class SeatingPlanUploadForm(forms.Form):
 
 
 class SwapSeatsForm(forms.Form):
-    session = forms.IntegerField(min_value=1, label=_("Session number"))
+    session = forms.IntegerField(min_value=1, max_value=32767, label=_("Session number"))
     a = forms.ModelChoiceField(queryset=Player.objects.none(), label=_("Player"))
     b = forms.ModelChoiceField(queryset=Player.objects.none(), label=_("Swap with"))
 

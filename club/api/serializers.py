@@ -147,7 +147,9 @@ class OnlineImportInputSerializer(serializers.Serializer):
 
 class NightSeatingInputSerializer(serializers.Serializer):
     players = serializers.PrimaryKeyRelatedField(queryset=Player.objects.all(), many=True)
-    seed = serializers.IntegerField(required=False, allow_null=True)
+    seed = serializers.IntegerField(
+        required=False, allow_null=True, min_value=-(2**31), max_value=2**31 - 1
+    )
 
 
 class LeagueInputSerializer(serializers.Serializer):

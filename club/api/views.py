@@ -14,12 +14,14 @@ from rest_framework import mixins, status
 from rest_framework.authtoken.views import ObtainAuthToken
 from rest_framework.decorators import action
 from rest_framework.exceptions import ValidationError
+from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.permissions import BasePermission
 from rest_framework.request import Request
 from rest_framework.response import Response
 
 from club import names, services
 from club.idempotency import idempotent
+from club.limits import BoundedJSONParser
 from club.lockout import lockout_message, retry_after_seconds
 from club.models import Club, Player
 
@@ -287,6 +289,9 @@ class ClubViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ServiceViewS
 
 class TokenView(ObtainAuthToken):
     """POST username and password; get the API token (send it as `Authorization: Token ...`)."""
+
+    # ObtainAuthToken names its own parsers: use the bounded JSON one (issue 16.3).
+    parser_classes = (FormParser, MultiPartParser, BoundedJSONParser)
 
     @extend_schema(
         summary="Obtain an API token",

@@ -13,6 +13,7 @@ from club.api.base import inline_choice_field
 from club.api.serializers import PlayerBriefSerializer
 from club.models import ClubNight, Player
 from scoring.engine import PRESETS
+from scoring.engine.validate import MAX_HAN, MAX_YAKUMAN
 from scoring.models import Game, GameSeat, Hand
 from tournaments.models import Table
 
@@ -147,7 +148,9 @@ class AuditEntrySerializer(serializers.Serializer):
 # ---- input ----------------------------------------------------------------------------------
 class VersionInputSerializer(serializers.Serializer):
     version = serializers.IntegerField(
-        min_value=0, help_text="The game version the client last read (optimistic concurrency)."
+        min_value=0,
+        max_value=2**31 - 1,
+        help_text="The game version the client last read (optimistic concurrency).",
     )
 
 
@@ -196,12 +199,13 @@ class ReopenInputSerializer(VersionInputSerializer):
 
 class FinalScoresInputSerializer(VersionInputSerializer):
     scores = serializers.ListField(
-        child=serializers.IntegerField(),
+        # A table score beyond a million points is no game (4 x 30,000 are in play).
+        child=serializers.IntegerField(min_value=-1_000_000, max_value=1_000_000),
         min_length=3,
         max_length=4,
         help_text="Table scores in seat order, as on the paper score sheet.",
     )
-    riichi_sticks_left = serializers.IntegerField(min_value=0, default=0)
+    riichi_sticks_left = serializers.IntegerField(min_value=0, max_value=1000, default=0)
 
 
 class GameCreateInputSerializer(serializers.Serializer):
@@ -267,9 +271,9 @@ class TileEvaluateInputSerializer(serializers.Serializer):
     seat_wind = inline_choice_field(WINDS, default="E")
     round_wind = inline_choice_field(WINDS, default="E")
     # Optional cross-check against what the referee entered.
-    han = serializers.IntegerField(required=False, min_value=0)
-    fu = serializers.IntegerField(required=False, min_value=0)
-    yakuman = serializers.IntegerField(required=False, min_value=0)
+    han = serializers.IntegerField(required=False, min_value=0, max_value=MAX_HAN)
+    fu = serializers.IntegerField(required=False, min_value=0, max_value=110)
+    yakuman = serializers.IntegerField(required=False, min_value=0, max_value=MAX_YAKUMAN)
 
 
 class TileEvaluationSerializer(serializers.Serializer):

@@ -71,6 +71,12 @@ def _place_bonus(
     return out, rank
 
 
+# Chosen bounds (issue 16.7): a penalty above a million points exists in no rulebook (EMA 2025
+# 7.1-7.5 deal in thousands); minutes late beyond a day are a typing error.
+MAX_PENALTY_POINTS = 1_000_000
+MAX_PENALTY_MINUTES = 24 * 60
+
+
 def penalty_points(p: Mapping[str, object], i: int, rules: Ruleset) -> tuple[int, int]:
     """(seat, points) of penalty ``i``; the amount from the rules where the kind fixes it."""
     field = f"penalties[{i}]"
@@ -84,8 +90,15 @@ def penalty_points(p: Mapping[str, object], i: int, rules: Ruleset) -> tuple[int
     cap = rules.lateness_per_minute * rules.lateness_max_minutes
     if kind == "lateness" and points is None:
         minutes = p.get("minutes")
-        if not isinstance(minutes, (int, float)) or isinstance(minutes, bool) or minutes <= 0:
-            raise RecordError("lateness needs points or minutes", field=f"{field}.minutes")
+        if (
+            not isinstance(minutes, (int, float))
+            or isinstance(minutes, bool)
+            or not 0 < minutes <= MAX_PENALTY_MINUTES  # also NaN and infinity (issue 16.7)
+        ):
+            raise RecordError(
+                f"lateness needs points or minutes (1 to {MAX_PENALTY_MINUTES})",
+                field=f"{field}.minutes",
+            )
         points = math.ceil(minutes) * rules.lateness_per_minute  # EMA 2025 7.2: per started minute
     if points is None:
         defaults = {
@@ -94,8 +107,11 @@ def penalty_points(p: Mapping[str, object], i: int, rules: Ruleset) -> tuple[int
         }  # EMA 2025 6.10
         points = defaults.get(str(kind))
     amount = as_int(points)
-    if amount is None or amount <= 0:
-        raise RecordError("points must be a positive integer", field=f"{field}.points")
+    if amount is None or not 0 < amount <= MAX_PENALTY_POINTS:
+        raise RecordError(
+            f"points must be a whole number from 1 to {MAX_PENALTY_POINTS:,}",
+            field=f"{field}.points",
+        )
     if kind == "lateness" and amount > cap:
         # EMA 2025 7.3: later than 10 minutes means a substitute, not a lateness penalty.
         raise RecordError(

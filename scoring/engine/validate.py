@@ -36,6 +36,14 @@ _HAND_KEYS: dict[str, set[str]] = {
 _COMMON_HAND_KEYS = {"outcome", "riichi", "note", "time_signal"}
 _WIN_KEYS = {"winner", "han", "fu", "yakuman", "pao", "yaku", "dora", "tiles", "note"}
 MAX_YAKUMAN = 6  # chosen: a generous bound on stacked (double) yakuman
+# Chosen bounds (issue 16.2, 16.7; docs/security.md). No hand counts 99 han: from 13 han on a
+# hand is paid as a (counted) yakuman at most, so 99 cuts off nothing real.
+MAX_HAN = 99
+# The longest legal game: EMA 2025 7.4 ends a game at the time signal, 90 minutes in at a
+# tournament (a club evening runs longer, not ten times longer). A hand takes at least about
+# half a minute at a real table (shuffle, deal, one go-around); 90 minutes at 30 seconds a hand
+# is 180 hands. A typical hanchan has 8 to 15. 200 leaves room and keeps a replay fast.
+MAX_HANDS = 200
 
 
 @dataclass(frozen=True)
@@ -138,9 +146,10 @@ def _parse_win(c: _Checker, raw: object, field: str, *, tsumo: bool) -> Win:
         # EMA 2025 3.3.7: liability exists only for Big Three Dragons / Big Four Winds.
         raise c.fail(f"{field}.pao", "liability (pao) applies to yakuman wins only")
     han_n = as_int(raw.get("han"))
-    if han_n is None or han_n < 1:
+    if han_n is None or not 1 <= han_n <= MAX_HAN:
         raise c.fail(
-            f"{field}.han", f"han must be a whole number of at least 1, not {raw.get('han')!r}"
+            f"{field}.han",
+            f"han must be a whole number from 1 to {MAX_HAN}, not {raw.get('han')!r}",
         )
     if raw.get("fu") is None:
         if han_n < 5:
@@ -294,6 +303,10 @@ def parse_record(record: Mapping[str, object]) -> Record:
     hands = record.get("hands", [])
     if not isinstance(hands, Sequence) or isinstance(hands, str):
         raise c.fail("hands", "hands must be a list")
+    if len(hands) > MAX_HANDS:
+        raise c.fail(
+            "hands", f"a game has at most {MAX_HANDS} hands (docs/security.md), not {len(hands)}"
+        )
     substitutes = record.get("substitutes") or ()
     if not isinstance(substitutes, Sequence) or isinstance(substitutes, str):
         raise c.fail("substitutes", "substitutes must be a list")

@@ -14,6 +14,7 @@ from django.db import transaction
 from club.audit import record_audit
 from club.errors import ValidationFailed
 from scoring.engine import load_ruleset
+from scoring.engine.validate import MAX_HANDS
 from scoring.models import Game, Hand
 from scoring.tiles import Situation, TileError, cross_check, evaluate
 
@@ -118,6 +119,10 @@ def add_hand(
     if is_over(game.summary):
         raise ValidationFailed("The rules have ended this game: no more hands.", field="hand")
     number = game.hands.count()
+    if number >= MAX_HANDS:  # the longest legal game (scoring/engine/validate.py, issue 16.2)
+        raise ValidationFailed(
+            f"A game has at most {MAX_HANDS} hands; this one has {number}.", field="hand"
+        )
     before = game_snapshot(game, hands=number)
     new = Hand.objects.create(
         game=game, number=number, data=data, tiles=tiles, entered_by=_user(actor)

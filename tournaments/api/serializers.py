@@ -12,6 +12,7 @@ from rest_framework import serializers
 
 from club.api.base import inline_choice_field
 from club.api.serializers import PlayerBriefSerializer
+from club.limits import upload_problem
 from club.models import Player, country_validator, ema_number_validator
 from scoring.engine import PRESETS
 from tournaments.models import (
@@ -282,6 +283,9 @@ class RegistrationImportInputSerializer(serializers.Serializer):
             upload = attrs["file"]
             if upload.size is not None and upload.size > MAX_CSV_BYTES:
                 raise serializers.ValidationError({"file": too_big})
+            problem = upload_problem(upload)  # seen while it streamed in (issue 16.8)
+            if problem:
+                raise serializers.ValidationError({"file": problem})
             raw = upload.read(MAX_CSV_BYTES + 1)
             if len(raw) > MAX_CSV_BYTES:
                 raise serializers.ValidationError({"file": too_big})
@@ -350,7 +354,7 @@ class PenaltyInputSerializer(serializers.Serializer):
         min_value=1, max_value=32767, required=False, allow_null=True
     )
     session = serializers.IntegerField(
-        min_value=1, required=False, allow_null=True, help_text="Session number."
+        min_value=1, max_value=32767, required=False, allow_null=True, help_text="Session number."
     )
     reason = serializers.CharField(max_length=1000)
 
