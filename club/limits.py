@@ -36,11 +36,16 @@ MAX_JSON_INT = 2**53 - 1
 
 
 def max_request_body_bytes() -> int:
-    return int(getattr(settings, "MAX_REQUEST_BODY_BYTES", 3 * MB))
+    return int(getattr(settings, "MAX_REQUEST_BODY_BYTES", 6 * MB))
 
 
 def max_upload_bytes() -> int:
-    return int(getattr(settings, "MAX_UPLOAD_BYTES", 2 * MB))
+    """The largest file any upload may be (an online game log); CSV and JSON uploads have
+    their own, smaller limit (``MAX_TEXT_UPLOAD_BYTES``), checked by size before reading."""
+    return int(getattr(settings, "MAX_UPLOAD_BYTES", 5 * MB))
+
+
+MAX_TEXT_UPLOAD_BYTES = 2 * MB  # CSV registrations and plans, JSON game records
 
 
 def megabytes(n: int) -> str:
@@ -208,10 +213,10 @@ class RefusedUpload(UploadedFile):
         self.refused = refused
 
 
-def upload_problem(upload: Any) -> str | None:
+def upload_problem(upload: Any, limit: int = MAX_TEXT_UPLOAD_BYTES) -> str | None:
     """Why an upload is refused (a message fit for the form), or None: checked by size and by
     what the upload handler saw while reading, never by reading the file again."""
-    limit = max_upload_bytes()
+    limit = min(limit, max_upload_bytes())
     if getattr(upload, "refused", None) == "too_large" or (upload.size or 0) > limit:
         return _("The file is larger than %(size)s.") % {"size": megabytes(limit)}
     if getattr(upload, "refused", None) == "not_text":
@@ -223,19 +228,23 @@ class LimitedUploadHandler(FileUploadHandler):
     """First of FILE_UPLOAD_HANDLERS: checks each file while it streams in. Past
     ``MAX_UPLOAD_BYTES``, or at a NUL byte (every upload here is text: CSV or JSON), the rest is
     read and dropped, never kept in memory or on disk, and the file arrives as a
-    ``RefusedUpload`` carrying its size, so the form or serializer refuses it."""
+    ``RefusedUpload`` carrying its size, so the form or serializer refuses it. A gzip file
+    (an online game log may be one) is the one binary upload allowed."""
 
     def new_file(self, *args: Any, **kwargs: Any) -> None:
         super().new_file(*args, **kwargs)
         self.seen = 0
         self.refused: str | None = None
+        self.gzip = False
 
     def receive_data_chunk(self, raw_data: bytes, start: int) -> bytes | None:
+        if self.seen == 0:
+            self.gzip = raw_data[:2] == b"\x1f\x8b"
         self.seen += len(raw_data)
         if self.refused is None:
             if self.seen > max_upload_bytes():
                 self.refused = "too_large"
-            elif b"\x00" in raw_data:
+            elif not self.gzip and b"\x00" in raw_data:
                 self.refused = "not_text"
         return None if self.refused else raw_data
 

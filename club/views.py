@@ -19,6 +19,7 @@ from django.views.decorators.http import require_POST
 from club import services
 from club.errors import PermissionDenied, ValidationFailed
 from club.forms import ClubNightForm, NightSeatingForm
+from club.limits import upload_problem
 from club.models import Club, ClubNight, League, Player, Rating
 from scoring.models import Game
 from tournaments.roles import is_club_admin
@@ -187,6 +188,10 @@ def online_import(request: HttpRequest, slug: str) -> HttpResponse:
     if request.method != "POST":
         return render(request, "club/online_import.html", context)
     upload = request.FILES.get("log")
+    problem = upload_problem(upload, services.online.MAX_LOG_BYTES) if upload else None
+    if problem:  # seen while it streamed in (issue 16.8)
+        messages.error(request, problem)
+        return render(request, "club/online_import.html", context, status=400)
     raw: bytes | str = (
         upload.read(services.online.MAX_LOG_BYTES + 1)
         if upload

@@ -134,7 +134,7 @@ class OnlineImportInputSerializer(serializers.Serializer):
         "a multipart upload of the file under the same name works too).",
     )
     players = serializers.DictField(
-        child=serializers.IntegerField(min_value=1),
+        child=serializers.IntegerField(min_value=1, max_value=2**63 - 1),
         required=False,
         default=dict,
         help_text="Site name -> club member's player id, for names not mapped before "

@@ -21,7 +21,7 @@ from rest_framework.response import Response
 
 from club import names, services
 from club.idempotency import idempotent
-from club.limits import BoundedJSONParser
+from club.limits import BoundedJSONParser, upload_problem
 from club.lockout import lockout_message, retry_after_seconds
 from club.models import Club, Player
 
@@ -245,6 +245,9 @@ class ClubViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ServiceViewS
     def online_import(self, request: Request, slug: str) -> Response:
         club = self.get_object()
         upload = request.FILES.get("log")
+        problem = upload_problem(upload, services.online.MAX_LOG_BYTES) if upload else None
+        if problem:  # seen while it streamed in (issue 16.8)
+            raise ValidationError({"log": [problem]})
         if upload is not None:
             raw = request.data.dict() if hasattr(request.data, "dict") else dict(request.data)
             players = raw.get("players") or "{}"

@@ -14,9 +14,12 @@ JSON export (``{"head": {...}, "data"|"records"|"actions": [{"name": "RecordNewR
 
 from __future__ import annotations
 
-import gzip
 import json
+import zlib
 from typing import Any
+
+from club.errors import ValidationFailed
+from club.limits import check_json_depth
 
 from .common import LogError, OnlineGame, compare
 from .mahjongsoul import parse_mahjongsoul
@@ -25,14 +28,29 @@ from .tenhou import parse_mjlog, parse_tenhou6
 __all__ = ["LogError", "OnlineGame", "compare", "parse_log"]
 
 
+# A gzipped log unpacks to at most this (a real log is tens of kilobytes): a small "zip bomb"
+# must not unpack to gigabytes in the web worker (issue 16.8).
+MAX_UNZIPPED_BYTES = 20 * 1024 * 1024
+
+
+def _gunzip(data: bytes) -> bytes:
+    unpack = zlib.decompressobj(16 + zlib.MAX_WBITS)
+    try:
+        out = unpack.decompress(data, MAX_UNZIPPED_BYTES + 1)
+    except zlib.error as exc:
+        raise LogError(f"the gzip file is broken: {exc}") from exc
+    if len(out) > MAX_UNZIPPED_BYTES or unpack.unconsumed_tail:
+        raise LogError(f"the log unpacks to more than {MAX_UNZIPPED_BYTES // (1024 * 1024)} MB")
+    if not unpack.eof:
+        raise LogError("the gzip file is broken: it ends early")
+    return out
+
+
 def parse_log(data: bytes | str) -> OnlineGame:
     """Recognise and parse one log; LogError says why a log is not accepted."""
     if isinstance(data, bytes):
         if data[:2] == b"\x1f\x8b":
-            try:
-                data = gzip.decompress(data)
-            except (OSError, EOFError) as exc:
-                raise LogError(f"the gzip file is broken: {exc}") from exc
+            data = _gunzip(data)
         try:
             text = data.decode("utf-8-sig")
         except UnicodeDecodeError as exc:
@@ -47,7 +65,10 @@ def parse_log(data: bytes | str) -> OnlineGame:
     if not head.startswith("{"):
         raise LogError("not a Tenhou mjlog, tenhou.net/6 JSON or Mahjong Soul JSON log")
     try:
+        check_json_depth(text)  # a deep document must not recurse in the parser (issue 16.3)
         doc: Any = json.loads(text)
+    except ValidationFailed as exc:
+        raise LogError(f"{exc.field}: {exc.message}") from exc
     except json.JSONDecodeError as exc:
         raise LogError(f"broken JSON: {exc}") from exc
     if isinstance(doc, dict) and "log" in doc and "name" in doc:

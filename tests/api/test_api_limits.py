@@ -157,7 +157,7 @@ def test_the_web_record_import_refuses_deep_json_as_a_form_error(world: World) -
 
 
 def test_an_oversized_api_body_is_the_json_error_unread(world: World) -> None:
-    body = json.dumps({"hand": {"note": "x" * (3 * MB)}, "version": 0})
+    body = json.dumps({"hand": {"note": "x" * (6 * MB)}, "version": 0})
     response = world.client("referee").generic(
         "POST", f"{G}/{world.game.pk}/hands/", body, content_type="application/json"
     )
@@ -165,7 +165,7 @@ def test_an_oversized_api_body_is_the_json_error_unread(world: World) -> None:
     assert response["Content-Type"] == "application/json"
     assert response.json() == {
         "field": None,
-        "message": "The request is larger than 3 MB.",
+        "message": "The request is larger than 6 MB.",
         "errors": [],
     }
 
@@ -173,7 +173,7 @@ def test_an_oversized_api_body_is_the_json_error_unread(world: World) -> None:
 def test_an_oversized_web_post_is_a_413_page(world: World) -> None:
     client = Client()
     client.force_login(world.user("organiser"))
-    upload = SimpleUploadedFile("big.csv", b"name\n" + b"x" * (4 * MB), "text/csv")
+    upload = SimpleUploadedFile("big.csv", b"name\n" + b"x" * (7 * MB), "text/csv")
     response = client.post(
         f"/t/{world.tournament.slug}/console/registrations/",
         {"action": "import", "csv-file": upload},
@@ -192,11 +192,13 @@ def test_an_upload_over_2_mb_is_dropped_while_it_streams_in(world: World) -> Non
     )
     assert response.status_code == 400
     assert "The file is larger than 2 MB." in response.content.decode()
-    # The handler keeps nothing past the limit: the next handlers get no more chunks.
+    # The handler keeps nothing past MAX_UPLOAD_BYTES (5 MB, the largest upload: an online
+    # game log): the next handlers get no more chunks.
+    big = b"name\n" + b"Ada Byron\n" * (600 * 1024)  # 6 MB
     handler = LimitedUploadHandler()
     handler.new_file("file", "big.csv", "text/csv", len(big))
     kept = [handler.receive_data_chunk(big[i : i + 65536], i) for i in range(0, len(big), 65536)]
-    assert sum(len(c) for c in kept if c) <= 2 * MB
+    assert sum(len(c) for c in kept if c) <= 5 * MB
     refused = handler.file_complete(len(big))
     assert refused is not None and refused.size == len(big) and refused.read() == b""
 
@@ -315,3 +317,22 @@ def test_every_number_a_client_sends_has_both_bounds() -> None:
                     unbounded.append(f"{where}.{name}")
     assert unbounded == []
     assert len(_input_classes()) > 20  # the walk found the input classes
+
+
+def test_online_logs_a_zip_bomb_and_deep_json_are_refused_not_unpacked() -> None:
+    import gzip
+
+    from scoring.online import MAX_UNZIPPED_BYTES, LogError, parse_log
+
+    bomb = gzip.compress(b"{" + b" " * (MAX_UNZIPPED_BYTES + 10))  # 40 kB unpacking to 20 MB
+    assert len(bomb) < 100_000
+    with pytest.raises(LogError, match="unpacks to more than 20 MB"):
+        parse_log(bomb)
+    with pytest.raises(LogError, match="nested deeper than"):
+        parse_log('{"log": ' + deep_text(100_000) + "}")
+    # A gzip upload is binary, and still allowed through the upload handler.
+    handler = LimitedUploadHandler()
+    handler.new_file("log", "game.json.gz", "application/gzip", None)
+    chunk = gzip.compress(b'{"name": []}')
+    assert handler.receive_data_chunk(chunk, 0) == chunk
+    assert handler.file_complete(len(chunk)) is None
