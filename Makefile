@@ -34,7 +34,7 @@ run: demo
 	DEBUG=1 $(BIN)/python manage.py runserver $(HOST):$(PORT)
 
 test: install
-	@bash scripts/ensure-browser.sh
+	@bash scripts/ensure-test-tools.sh
 	HANCHAN_TESTING=1 $(BIN)/python -m pytest -n 2 --dist loadgroup
 
 # The suite against real PostgreSQL and Redis with a real Celery worker (as CI runs it).

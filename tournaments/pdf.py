@@ -74,4 +74,7 @@ def final_results_pdf(tournament: Tournament) -> bytes:
         .select_related("player")
         .order_by("is_substitute", "rank", "-total")
     )
-    return render_pdf("pdf/results.html", {"tournament": tournament, "rows": rows})
+    provisional = tournament.status != Tournament.Status.PUBLISHED
+    return render_pdf(
+        "pdf/results.html", {"tournament": tournament, "rows": rows, "provisional": provisional}
+    )

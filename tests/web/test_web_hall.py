@@ -149,3 +149,33 @@ def test_projector_standings_lists_every_row_and_says_provisional(
     tournament.status = Tournament.Status.PUBLISHED
     tournament.save()
     assert "Provisional" not in client.get(url).content.decode()
+
+
+def test_publish_is_the_primary_action_only_once_results_exist(
+    organiser_client: Client, tournament: Tournament
+) -> None:
+    """Issue 18 (7): on an empty draft "Publish results" is a secondary button."""
+    url = reverse("tournaments:console", args=[tournament.slug])
+    html = organiser_client.get(url).content.decode()
+    assert 'class="secondary" id="publish"' in html
+    session = SessionFactory(tournament=tournament, number=1, status=Session.Status.CLOSED)
+    assert session.status == Session.Status.CLOSED
+    StandingRow.objects.create(tournament=tournament, player=PlayerFactory(), rank=1, total=0)
+    html = organiser_client.get(url).content.decode()
+    assert '<button type="submit" id="publish">' in html
+    tournament.status = Tournament.Status.PUBLISHED
+    tournament.save()
+    html = organiser_client.get(url).content.decode()
+    assert 'id="published"' in html and 'id="publish"' not in html
+
+
+def test_standings_page_says_provisional_until_published(
+    client: Client, tournament: Tournament
+) -> None:
+    tournament.status = Tournament.Status.RUNNING
+    tournament.save()
+    url = reverse("tournaments:standings", args=[tournament.slug])
+    assert 'id="provisional"' in client.get(url).content.decode()
+    tournament.status = Tournament.Status.PUBLISHED
+    tournament.save()
+    assert 'id="provisional"' not in client.get(url).content.decode()

@@ -128,7 +128,7 @@ def test_organiser_sees_ranking_preview_before_publication(
     response = organiser_client.get(reverse("tournaments:results", args=[finished.slug]))
     assert response.status_code == 200
     html = response.content.decode()
-    assert "Not published yet" in html
+    assert "Provisional: not published yet" in html
     preview = response.context["preview"]
     # Two days (2026-05-02..03), 4 players, 1 country: MERS weight 2.
     assert preview["mers"]["total"] == 2.0

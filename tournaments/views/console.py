@@ -135,6 +135,18 @@ def tournament_create(request: HttpRequest) -> HttpResponse:
     )
 
 
+def results_ready(tournament: Tournament, sessions: list[Session]) -> bool:
+    """Publishing is the next step: every session closed and the standings computed."""
+    from tournaments.models import StandingRow
+
+    return (
+        tournament.status != Tournament.Status.PUBLISHED
+        and bool(sessions)
+        and all(s.status == Session.Status.CLOSED for s in sessions)
+        and StandingRow.objects.filter(tournament=tournament).exists()
+    )
+
+
 @login_required
 def console(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = organiser_tournament(request, slug)
@@ -149,6 +161,7 @@ def console(request: HttpRequest, slug: str) -> HttpResponse:
         ],
         "registrations": tournament.registrations.filter(dropped_at__isnull=True).count(),
         "statuses": Tournament.Status.choices,
+        "results_ready": results_ready(tournament, sessions),
     }
     return render(request, "tournaments/console/overview.html", context)
 
