@@ -125,11 +125,13 @@ def offline_head() -> SafeString:
     return format_html(
         '<link rel="manifest" href="{}"><meta name="theme-color" content="{}">'
         '<link rel="icon" href="{}" sizes="192x192">'
-        '<link rel="stylesheet" href="{}"><script src="{}" defer></script>',
+        '<link rel="stylesheet" href="{}"><script src="{}" defer></script>'
+        '<script src="{}" defer></script>',
         reverse("scoring:manifest"),
         offline.THEME_COLOR,
         static("icons/hanchan-192.png"),
         static("css/offline.css"),
+        static("js/offline-queue.js"),
         static("js/offline.js"),
     )
 

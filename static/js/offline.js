@@ -21,9 +21,7 @@
   var config = configNode ? JSON.parse(configNode.textContent) : null;
   if (!config) return;
   var T = config.strings;
-  var DB_NAME = "hanchan-offline";
-  var STORE = "queue";
-  var LOCK = "hanchan-offline-queue";
+  var Q = self.HanchanQueue;
 
   function fmt(text, args) {
     return text.replace(/%\((\w+)\)s/g, function (all, key) {
@@ -43,20 +41,6 @@
     return node;
   }
 
-  function uuid() {
-    if (window.crypto && crypto.randomUUID) return crypto.randomUUID();
-    var bytes = crypto.getRandomValues(new Uint8Array(16));
-    return Array.prototype.map
-      .call(bytes, function (b) {
-        return (b + 256).toString(16).slice(1);
-      })
-      .join("");
-  }
-
-  function gameUrl(template, game) {
-    return template.replace("987654321", String(game));
-  }
-
   // ---------------------------------------------------------------- the service worker
   if ("serviceWorker" in navigator) {
     navigator.serviceWorker.register(config.sw, { scope: config.scope }).catch(function () {});
@@ -65,90 +49,31 @@
         if (registration.active) registration.active.postMessage({ type: "warm", urls: config.warm });
       });
     }
+    // The worker sent the queue in the background (Background Sync): show the new table.
+    navigator.serviceWorker.addEventListener("message", function (event) {
+      var data = event.data || {};
+      if (data.type !== "sent") return;
+      counted(data);
+      render().then(afterFlush);
+    });
     // Logging out forgets the referee pages kept on the phone.
     document.querySelectorAll("form[action$='/logout/']").forEach(function (form) {
       form.addEventListener("submit", function () {
         var worker = navigator.serviceWorker.controller;
         if (worker) worker.postMessage({ type: "forget" });
+        Q.clearMeta().catch(function () {});
       });
     });
   }
 
-  // ---------------------------------------------------------------- IndexedDB queue
-  var dbPromise = null;
-  function db() {
-    if (!dbPromise) {
-      dbPromise = new Promise(function (resolve, reject) {
-        var request = indexedDB.open(DB_NAME, 1);
-        request.onupgradeneeded = function () {
-          var store = request.result.createObjectStore(STORE, { keyPath: "id", autoIncrement: true });
-          store.createIndex("game", "game");
-        };
-        request.onsuccess = function () {
-          resolve(request.result);
-        };
-        request.onerror = function () {
-          reject(request.error);
-        };
-      });
-    }
-    return dbPromise;
-  }
-
-  function run(mode, work) {
-    return db().then(function (database) {
-      return new Promise(function (resolve, reject) {
-        var tx = database.transaction(STORE, mode);
-        var result;
-        tx.oncomplete = function () {
-          resolve(result);
-        };
-        tx.onerror = tx.onabort = function () {
-          reject(tx.error);
-        };
-        work(tx.objectStore(STORE), function (value) {
-          result = value;
-        });
-      });
-    });
-  }
-
+  // ---------------------------------------------------------------- the queue (offline-queue.js)
   function allItems() {
-    return run("readonly", function (store, done) {
-      var request = store.getAll();
-      request.onsuccess = function () {
-        var mine = request.result.filter(function (item) {
-          return item.user === config.user;
-        });
-        mine.sort(function (a, b) {
-          return a.id - b.id;
-        });
-        done(mine);
-      };
-    });
+    return Q.items(config.user);
   }
-
-  function putItem(item) {
-    return run("readwrite", function (store, done) {
-      var request = store.put(item);
-      request.onsuccess = function () {
-        done(request.result);
-      };
-    });
-  }
-
+  var putItem = Q.put;
+  var gameItems = Q.gameItems;
   function deleteItems(ids) {
-    return run("readwrite", function (store) {
-      ids.forEach(function (id) {
-        store.delete(id);
-      });
-    });
-  }
-
-  function gameItems(items, game) {
-    return items.filter(function (item) {
-      return item.game === game;
-    });
+    return Q.remove(ids);
   }
 
   // ---------------------------------------------------------------- hands as the server writes them
@@ -269,24 +194,6 @@
     return { hand: hand, tiles: tiles, errors: [] };
   }
 
-  // Canonical JSON (sorted keys) to compare a hand the server holds with one on the phone.
-  function canonical(value) {
-    if (Array.isArray(value)) return "[" + value.map(canonical).join(",") + "]";
-    if (value && typeof value === "object") {
-      return (
-        "{" +
-        Object.keys(value)
-          .sort()
-          .map(function (k) {
-            return JSON.stringify(k) + ":" + canonical(value[k]);
-          })
-          .join(",") +
-        "}"
-      );
-    }
-    return JSON.stringify(value);
-  }
-
   // ---------------------------------------------------------------- sending
   var csrfToken = null;
   function csrf() {
@@ -295,81 +202,11 @@
     return input ? input.value : "";
   }
 
-  // A fresh CSRF token (a cached page may carry one from before a new login), or null when
-  // the session is gone (the entry page redirects to the login page).
-  function refreshCsrf(game) {
-    return fetch(gameUrl(config.entry, game), { credentials: "same-origin", cache: "no-store", redirect: "manual" })
-      .then(function (response) {
-        if (!response.ok) return null;
-        return response.text();
-      })
-      .then(function (html) {
-        if (!html) return null;
-        var found = /name="csrfmiddlewaretoken" value="([^"]+)"/.exec(html);
-        csrfToken = found ? found[1] : null;
-        return csrfToken;
-      });
-  }
-
-  // One POST; resolves to {kind: "saved"|"retry"|"conflict"|"finalized"|"refused"|"auth", ...}.
-  // A network failure rejects (the hand stays, with its key, for the next try).
-  function post(item, secondTry) {
-    var body = { version: item.version, hand: item.hand };
-    if (item.tiles) body.tiles = item.tiles;
-    return fetch(gameUrl(config.hands_api, item.game), {
-      method: "POST",
-      credentials: "same-origin",
-      headers: {
-        "Content-Type": "application/json",
-        Accept: "application/json",
-        "Idempotency-Key": item.key,
-        "X-CSRFToken": csrf(),
-      },
-      body: JSON.stringify(body),
-    }).then(function (response) {
-      return response
-        .json()
-        .catch(function () {
-          return {};
-        })
-        .then(function (data) {
-          var status = response.status;
-          if (status === 200 || status === 201) return { kind: "saved", game: data };
-          if (status === 409 && data.field === "Idempotency-Key") return { kind: "retry" };
-          if (status === 409) {
-            var current = data.current || null;
-            var kind = current && current.status === "finished" ? "finalized" : "conflict";
-            return { kind: kind, current: current, message: data.message || "" };
-          }
-          if (status === 403 && !secondTry) {
-            // A stale CSRF token, or the session ended: find out which with a fresh page.
-            return refreshCsrf(item.game).then(function (token) {
-              if (!token) return { kind: "auth", message: "" };
-              return post(item, true);
-            });
-          }
-          if (status === 400 && data.field === "status") return { kind: "finalized", message: data.message || "" };
-          if (status === 400 || status === 403 || status === 404 || status === 422) {
-            var message = data.message || data.detail || "";
-            if (!message && typeof data === "object") message = JSON.stringify(data);
-            return { kind: "refused", message: message };
-          }
-          return { kind: "retry" };
-        });
-    });
-  }
-
-  function fetchGame(game) {
-    var url = gameUrl(config.hands_api, game).replace(/hands\/$/, "");
-    return fetch(url, { credentials: "same-origin", headers: { Accept: "application/json" } }).then(function (r) {
-      return r.ok ? r.json() : null;
-    });
-  }
-
   var flushing = false;
   var retryTimer = null;
   var retryDelay = 1000;
   var sentThisRun = 0;
+  var lastVersion = {};
 
   function scheduleRetry() {
     if (retryTimer) return;
@@ -380,11 +217,11 @@
     retryDelay = Math.min(retryDelay * 2, 30000);
   }
 
-  function withLock(work) {
-    if (navigator.locks && navigator.locks.request) {
-      return navigator.locks.request(LOCK, work);
-    }
-    return work();
+  function counted(result) {
+    sentThisRun += result.sent || 0;
+    Object.keys(result.lastVersion || {}).forEach(function (game) {
+      lastVersion[game] = result.lastVersion[game];
+    });
   }
 
   // Send every game's waiting hands, oldest first; a game stops at its first conflict.
@@ -392,119 +229,51 @@
     if (flushing || !navigator.onLine) return Promise.resolve();
     flushing = true;
     render();
-    return withLock(function () {
-      return allItems().then(function (items) {
-        var games = [];
-        items.forEach(function (item) {
-          if (games.indexOf(item.game) < 0) games.push(item.game);
-        });
-        var chain = Promise.resolve();
-        games.forEach(function (game) {
-          chain = chain.then(function () {
-            return sendGame(gameItems(items, game));
-          });
-        });
-        return chain;
-      });
-    })
-      .then(function () {
-        retryDelay = 1000;
-      })
-      .catch(function () {
-        scheduleRetry(); // offline again, or the server is away: the hands stay
-      })
-      .then(function () {
+    var queue = Q.sender({
+      user: config.user,
+      hands_api: config.hands_api,
+      entry: config.entry,
+      csrf: csrf(),
+      onCsrf: function (token) {
+        csrfToken = token;
+        remember();
+      },
+    });
+    return queue
+      .flush()
+      .then(function (result) {
+        counted(result);
+        if (result.error) scheduleRetry(); // offline again, or the server is away
+        else retryDelay = 1000;
         flushing = false;
         return render();
       })
       .then(afterFlush);
   }
 
-  function sendGame(list) {
-    if (!list.length || list[0].state !== "waiting") return Promise.resolve();
-    var item = list[0];
-    item.attempts = (item.attempts || 0) + 1;
-    return putItem(item)
-      .then(function () {
-        return post(item);
-      })
-      .then(function (answer) {
-        if (answer.kind === "saved") {
-          sentThisRun += 1;
-          var version = answer.game.version;
-          var rest = list.slice(1);
-          // The next hands were entered after this one: they go against the new version.
-          rest.forEach(function (next, index) {
-            next.version = version + index;
-            next.baseHands = (answer.game.hands || []).length;
-          });
-          return deleteItems([item.id])
-            .then(function () {
-              return Promise.all(rest.map(putItem));
-            })
-            .then(function () {
-              lastVersion[item.game] = version;
-              return sendGame(rest);
-            });
-        }
-        if (answer.kind === "retry") throw new Error("retry");
-        var own = answer.kind === "conflict" ? ownHands(answer.current, list) : 0;
-        if (own) {
-          // The server's new hands are this phone's first ones: a form posted on a failing
-          // connection did arrive, only its answer was lost. They are in; go on after them.
-          sentThisRun += own;
-          var after = list.slice(own);
-          after.forEach(function (next, index) {
-            next.version = answer.current.version + index;
-            next.baseHands = answer.current.hands.length;
-          });
-          return deleteItems(
-            list.slice(0, own).map(function (i) {
-              return i.id;
-            }),
-          )
-            .then(function () {
-              return Promise.all(after.map(putItem));
-            })
-            .then(function () {
-              lastVersion[item.game] = answer.current.version;
-              return sendGame(after);
-            });
-        }
-        item.state = answer.kind;
-        item.message = answer.message || "";
-        var current = answer.current ? Promise.resolve(answer.current) : fetchGame(item.game).catch(function () { return null; });
-        return current.then(function (game) {
-          item.current = game;
-          return putItem(item);
-        });
-      });
+  // What the service worker needs to send the queue with the page closed (Background Sync).
+  function remember() {
+    return Q.setMeta({
+      user: config.user,
+      hands_api: config.hands_api,
+      entry: config.entry,
+      csrf: csrf(),
+    }).catch(function () {});
   }
 
-  var lastVersion = {};
-
-  // How many of the phone's first waiting hands the server already holds, as its newest ones.
-  function ownHands(current, list) {
-    if (!current || !current.hands) return 0;
-    var base = list[0].baseHands || 0;
-    var theirs = current.hands.slice(base);
-    if (!theirs.length || theirs.length > list.length) return 0;
-    for (var i = 0; i < theirs.length; i++) {
-      if (canonical(theirs[i].data) !== canonical(list[i].hand)) return 0;
-      if ((theirs[i].tiles || "") !== (list[i].tiles || "")) return 0;
-    }
-    return theirs.length;
+  function askForSync() {
+    if (!("serviceWorker" in navigator)) return;
+    navigator.serviceWorker.ready
+      .then(function (registration) {
+        if (registration.sync) return registration.sync.register(Q.SYNC_TAG);
+      })
+      .catch(function () {});
   }
 
   // A form the service worker kept when its POST failed (sw.js): make it a waiting hand.
   function claimKept() {
     if (here === null) return Promise.resolve();
-    return run("readonly", function (store, done) {
-      var request = store.getAll();
-      request.onsuccess = function () {
-        done(request.result);
-      };
-    }).then(function (everything) {
+    return Q.everything().then(function (everything) {
       var kept = everything.filter(function (item) {
         return item.raw && item.game === here;
       });
@@ -703,7 +472,7 @@
     var updates = mine.map(function (item, index) {
       item.version = current.version + index;
       item.baseHands = (current.hands || []).length;
-      item.key = uuid();
+      item.key = Q.uuid();
       item.state = "waiting";
       item.message = "";
       item.current = null;
@@ -730,7 +499,7 @@
     rest.forEach(function (item, index) {
       item.version = stuck.version + index;
       item.state = "waiting";
-      item.key = uuid();
+      item.key = Q.uuid();
     });
     return deleteItems([stuck.id])
       .then(function () {
@@ -817,7 +586,7 @@
           return putItem({
             game: config.game,
             user: config.user,
-            key: uuid(),
+            key: Q.uuid(),
             version: version,
             baseHands: last ? last.baseHands : config.hands,
             hand: parsed.hand,
@@ -836,6 +605,7 @@
           return render();
         })
         .then(function () {
+          askForSync();
           if (navigator.onLine) flush();
         });
     });
@@ -890,6 +660,7 @@
     });
     showOfflinePreview();
   }
+  remember();
   claimKept()
     .catch(function () {})
     .then(render)

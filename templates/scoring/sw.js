@@ -6,6 +6,8 @@
  *
  * - static files: cache first (pre-cached at install);
  * - the referee's pages: network first, the last copy from the cache when offline;
+ * - the queue of hands (static/js/offline-queue.js, imported) is also sent from here on a
+ *   Background Sync event, so the hands go out when the connection returns with the page closed;
  * - anything else, and every POST: straight to the network (hands made offline are queued by
  *   the page itself, in IndexedDB, and sent with their Idempotency-Key: static/js/offline.js);
  * - except the entry form's Confirm when the connection fails under it (Wi-Fi "connected" but
@@ -15,6 +17,8 @@
  *   not entered again.
  */
 "use strict";
+
+importScripts({{ queue_script|safe }}); // self.HanchanQueue: the page's queue, shared
 
 const VERSION = "{{ version }}";
 const STATIC_CACHE = "hanchan-static-" + VERSION;
@@ -95,40 +99,20 @@ async function networkFirstPage(request, url) {
   }
 }
 
-// The page's queue (static/js/offline.js opens the same database).
-function openQueue() {
-  return new Promise((resolve, reject) => {
-    const request = indexedDB.open("hanchan-offline", 1);
-    request.onupgradeneeded = () => {
-      const store = request.result.createObjectStore("queue", { keyPath: "id", autoIncrement: true });
-      store.createIndex("game", "game");
-    };
-    request.onsuccess = () => resolve(request.result);
-    request.onerror = () => reject(request.error);
-  });
-}
-
 async function keepForm(game, form) {
   const raw = {};
   for (const [name, value] of form.entries()) {
     if (name === "csrfmiddlewaretoken") continue;
     (raw[name] = raw[name] || []).push(String(value));
   }
-  const database = await openQueue();
-  await new Promise((resolve, reject) => {
-    const tx = database.transaction("queue", "readwrite");
-    tx.objectStore("queue").add({
-      game: Number(game),
-      user: null, // the entry page claims it for the logged-in referee
-      raw: raw,
-      key: self.crypto.randomUUID(),
-      enteredAt: new Date().toISOString(),
-      state: "kept",
-    });
-    tx.oncomplete = resolve;
-    tx.onerror = tx.onabort = () => reject(tx.error);
+  await self.HanchanQueue.put({
+    game: Number(game),
+    user: null, // the entry page claims it for the logged-in referee
+    raw: raw,
+    key: self.HanchanQueue.uuid(),
+    enteredAt: new Date().toISOString(),
+    state: "kept",
   });
-  database.close();
 }
 
 async function postOrKeep(request, game) {
@@ -191,6 +175,25 @@ self.addEventListener("message", (event) => {
   if (data.type === "warm" && Array.isArray(data.urls)) {
     event.waitUntil(warm(data.urls));
   } else if (data.type === "forget") {
-    event.waitUntil(forgetPages());
+    event.waitUntil(Promise.all([forgetPages(), self.HanchanQueue.clearMeta()]));
   }
+});
+
+// Background Sync: the browser wakes the worker when the connection returns, also with the
+// page closed; the queue goes out as the page would send it (static/js/offline-queue.js).
+async function sendQueue() {
+  const meta = await self.HanchanQueue.getMeta();
+  if (!meta || !meta.user) return;
+  const result = await self.HanchanQueue.sender(meta).flush();
+  if (result.sent) {
+    const windows = await self.clients.matchAll({ type: "window" });
+    windows.forEach((client) =>
+      client.postMessage({ type: "sent", sent: result.sent, lastVersion: result.lastVersion }),
+    );
+  }
+  if (result.error) throw new Error("offline"); // the browser tries the sync again later
+}
+
+self.addEventListener("sync", (event) => {
+  if (event.tag === self.HanchanQueue.SYNC_TAG) event.waitUntil(sendQueue());
 });

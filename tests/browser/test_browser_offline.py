@@ -32,6 +32,10 @@ from tournaments.models import StaffRole
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
+# Without Background Sync only the page sends the queue (page.route sees every request).
+NO_BACKGROUND_SYNC = (
+    "Object.defineProperty(ServiceWorkerRegistration.prototype, 'sync', { get: () => undefined });"
+)
 NAMES = [("Anna", "Adler"), ("Ben", "Berg"), ("Clara", "Claus"), ("David", "Dorn")]
 
 
@@ -253,6 +257,8 @@ def test_a_lost_answer_is_retried_with_the_same_key_and_applied_once(
     Idempotency-Key, gets the stored answer back, and the hand is there once (club.idempotency)."""
     game, referee = _table()
     page = logged_in_page(chromium, live_server, referee, viewport=PHONE)
+    # The page sends (the route below sees its requests); no Background Sync from the worker.
+    page.context.add_init_script(NO_BACKGROUND_SYNC)
     open_entry_online(page, live_server, game)
     _go_offline_with(page, [ron(1, 2, 2), ron(2, 3, 3)])
 
@@ -489,3 +495,53 @@ def test_the_referee_pages_are_installable(chromium: Any, live_server: Any, tmp_
         assert cdp.send("Page.getInstallabilityErrors")["installabilityErrors"] == []
     finally:
         context.close()
+
+
+def test_the_worker_sends_the_queue_with_the_page_closed(chromium: Any, live_server: Any) -> None:
+    """Background Sync: the referee closed the page with hands waiting; when the connection
+    returns the browser wakes the service worker, which sends them in order, once."""
+    game, referee = _table()
+    page = logged_in_page(chromium, live_server, referee, viewport=PHONE)
+    open_entry_online(page, live_server, game)
+    _go_offline_with(page, [ron(1, 2, 2), ron(2, 3, 3)])
+    context = page.context
+    page.close()
+    context.set_offline(False)
+
+    # The browser's "connection is back" wake-up, fired through the DevTools protocol.
+    other = context.new_page()
+    other.goto(f"{live_server.url}/t/")  # outside the worker's scope: this page sends nothing
+    cdp = context.new_cdp_session(other)
+    registrations: list[dict[str, Any]] = []
+    cdp.on(
+        "ServiceWorker.workerRegistrationUpdated",
+        lambda event: registrations.extend(event["registrations"]),
+    )
+    cdp.send("ServiceWorker.enable")
+    other.wait_for_function("true")  # let the protocol events arrive
+    scope = f"{live_server.url}/games/"
+    registration = next(r for r in registrations if r["scopeURL"] == scope and not r["isDeleted"])
+    cdp.send(
+        "ServiceWorker.dispatchSyncEvent",
+        {
+            "origin": live_server.url,
+            "registrationId": registration["registrationId"],
+            "tag": "hanchan-queue",
+            "lastChance": False,
+        },
+    )
+    count = other.evaluate(
+        """async (url) => {
+            const deadline = Date.now() + 20000;
+            for (;;) {
+                const game = await (await fetch(url)).json();
+                if (game.hands.length >= 2 || Date.now() > deadline) return game.hands.length;
+                await new Promise((r) => setTimeout(r, 100));
+            }
+        }""",
+        f"/api/v1/games/{game.pk}/",
+    )
+    assert count == 2
+    game.refresh_from_db()
+    assert [h.data for h in game.hands.order_by("number")] == [ron(1, 2, 2), ron(2, 3, 3)]
+    assert IdempotencyRecord.objects.filter(user=referee).count() == 2
