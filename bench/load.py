@@ -232,9 +232,9 @@ def seed(*, referees: int, games_per_referee: int, readers_players: int) -> dict
 
     django.setup()
     from django.contrib.auth import get_user_model
-    from rest_framework.authtoken.models import Token
 
     from club.models import Player
+    from club.tokens import issue_token
     from scoring.models import Game, GameSeat
     from tournaments.models import Registration, Seat, Session, StaffRole, Table, Tournament
     from tournaments.standings.services import recompute_standings
@@ -261,7 +261,7 @@ def seed(*, referees: int, games_per_referee: int, readers_players: int) -> dict
     for r in range(referees):
         user = user_model.objects.create_user(f"load-referee-{r}", password=secrets.token_hex(8))
         StaffRole.objects.create(tournament=tournament, user=user, role=StaffRole.Role.REFEREE)
-        tokens.append(Token.objects.create(user=user).key)
+        tokens.append(issue_token(user)[1])
 
     def sit(order: list[Any], tables: list[Any], games: list[Any]) -> None:
         """Four players of `order` per table, in wind order, at the table and in its game."""
@@ -317,7 +317,7 @@ def seed(*, referees: int, games_per_referee: int, readers_players: int) -> dict
         "slug": slug,
         "tournament_id": tournament.pk,
         "tokens": tokens,
-        "organiser_token": Token.objects.create(user=organiser).key,
+        "organiser_token": issue_token(organiser)[1],
         "games": games,
     }
 

@@ -3,13 +3,18 @@ token endpoint, so both tell the user the same thing."""
 
 from __future__ import annotations
 
+import ipaddress
 import math
+from collections.abc import Callable
 from datetime import timedelta
 from typing import Any
 
 from axes.helpers import get_cool_off
 from django.conf import settings
-from django.http import HttpRequest, HttpResponse
+from django.contrib.auth.signals import user_login_failed
+from django.core.cache import cache
+from django.dispatch import receiver
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.utils.translation import ngettext
 
@@ -41,3 +46,109 @@ def locked_out(
     response = render(request, "registration/locked_out.html", context, status=429)
     response["Retry-After"] = str(retry_after_seconds(request))
     return response
+
+
+# --- the client's address behind a proxy (issue 16.4) ---------------------------------------
+
+
+def _networks() -> list[ipaddress.IPv4Network | ipaddress.IPv6Network]:
+    return [
+        ipaddress.ip_network(item, strict=False)
+        for item in getattr(settings, "TRUSTED_PROXIES", [])
+    ]
+
+
+def _address(text: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
+    try:
+        return ipaddress.ip_address(text.strip())
+    except ValueError:
+        return None
+
+
+def client_ip(request: HttpRequest) -> str:
+    """The client's address (AXES_CLIENT_IP_CALLABLE): the connecting address, unless that is
+    one of ``TRUSTED_PROXIES``; then X-Forwarded-For is read from the right, skipping trusted
+    proxies, and the first address no trusted proxy owns is the client. A client connecting
+    directly cannot pick its address by sending the header: it is read only from a proxy."""
+    remote = str(request.META.get("REMOTE_ADDR") or "")
+    networks = _networks()
+    peer = _address(remote)
+    if peer is None or not any(peer in net for net in networks):
+        return remote
+    hops = [h for h in str(request.META.get("HTTP_X_FORWARDED_FOR") or "").split(",") if h.strip()]
+    for hop in reversed(hops):
+        address = _address(hop)
+        if address is None:
+            break  # a malformed hop: trust nothing to the left of it
+        if not any(address in net for net in networks):
+            return str(address)
+    return remote
+
+
+# --- a throttle per client address, across usernames (issue 16.4) --------------------------
+
+LOGIN_PATHS = ("/accounts/login/", "/api/v1/auth/token/")
+
+
+def _throttle_key(address: str) -> str:
+    return f"login-failures:{address}"
+
+
+def address_failures(address: str) -> int:
+    return int(cache.get(_throttle_key(address)) or 0)
+
+
+def note_failed_login(request: HttpRequest | None) -> None:
+    """A failed login from this client address (user_login_failed)."""
+    if request is None:
+        return
+    key = _throttle_key(client_ip(request))
+    window = int(getattr(settings, "LOGIN_THROTTLE_WINDOW_SECONDS", 900))
+    if cache.add(key, 1, window):
+        return
+    try:
+        cache.incr(key)
+    except ValueError:
+        cache.set(key, 1, window)
+
+
+def address_throttled(request: HttpRequest) -> bool:
+    limit = int(getattr(settings, "LOGIN_THROTTLE_PER_ADDRESS", 30))
+    return address_failures(client_ip(request)) >= limit
+
+
+class LoginThrottleMiddleware:
+    """Refuse login attempts (page and API token) from a client address with too many failed
+    logins across any usernames: the per-account lock (username + address) cannot be used to
+    lock a victim out from elsewhere, and this stops one address guessing many accounts."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        if request.method == "POST" and request.path in LOGIN_PATHS and address_throttled(request):
+            window = int(getattr(settings, "LOGIN_THROTTLE_WINDOW_SECONDS", 900))
+            minutes = math.ceil(window / 60)
+            message = ngettext(
+                "Too many failed logins from your address. Try again in %(minutes)s minute.",
+                "Too many failed logins from your address. Try again in %(minutes)s minutes.",
+                minutes,
+            ) % {"minutes": minutes}
+            if request.path.startswith("/api/"):
+                response: HttpResponse = JsonResponse(
+                    {"field": "username", "message": message, "errors": []}, status=429
+                )
+            else:
+                response = render(
+                    request, "registration/locked_out.html", {"message": message}, status=429
+                )
+            response["Retry-After"] = str(window)
+            return response
+        return self.get_response(request)
+
+
+@receiver(user_login_failed)
+def _count_failed_login(
+    sender: Any, credentials: Any = None, request: Any = None, **kw: Any
+) -> None:
+    note_failed_login(request)

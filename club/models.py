@@ -249,3 +249,24 @@ class OnlineGameLog(models.Model):
 
     def __str__(self) -> str:
         return f"{self.site}:{self.log_id or '-'} -> game {self.game_id}"
+
+
+class ApiToken(models.Model):
+    """An API token (club.tokens): only the SHA-256 of the key is kept, and its first
+    characters so the owner can tell their tokens apart. It expires; a new password revokes
+    every token of the user; the owner lists and revokes them (issue 16.5)."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="api_tokens"
+    )
+    key_hash = models.CharField(max_length=64, unique=True)
+    prefix = models.CharField(max_length=8)
+    name = models.CharField(max_length=100, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    expires_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"{self.user} {self.prefix}…"

@@ -66,6 +66,8 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "tournaments.roles.RoleMemoMiddleware",
+    # Too many failed logins from one client address, across usernames (issue 16.4).
+    "club.lockout.LoginThrottleMiddleware",
     # Last, as django-axes requires: locks out repeated failed logins.
     "axes.middleware.AxesMiddleware",
 ]
@@ -118,6 +120,17 @@ AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 # A page (and Retry-After) saying how long the lock lasts, not axes' bare text.
 AXES_LOCKOUT_CALLABLE = "club.lockout.locked_out"
+# Behind a load balancer every request comes from its address: name the proxies (addresses or
+# networks, comma-separated) and the client's address is read from X-Forwarded-For, as the
+# last of these proxies saw it; from anyone else the header is ignored (club.lockout.client_ip).
+TRUSTED_PROXIES = env_list("TRUSTED_PROXIES")
+AXES_CLIENT_IP_CALLABLE = "club.lockout.client_ip"
+# Besides the per-account lock (username + client address): a client address with this many
+# failed logins, whatever the usernames, may not try again for the window (issue 16.4).
+LOGIN_THROTTLE_PER_ADDRESS = int(os.environ.get("LOGIN_THROTTLE_PER_ADDRESS", "30"))
+LOGIN_THROTTLE_WINDOW_SECONDS = 15 * 60
+# API tokens expire this many days after they are issued (club.tokens).
+API_TOKEN_TTL_DAYS = int(os.environ.get("API_TOKEN_TTL_DAYS", "30"))
 
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
@@ -165,7 +178,8 @@ MAX_JSON_DEPTH = 20
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "rest_framework.authentication.SessionAuthentication",
-        "rest_framework.authentication.TokenAuthentication",
+        # Tokens that expire and can be revoked (club.tokens, issue 16.5).
+        "club.tokens.ExpiringTokenAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
     "DEFAULT_PARSER_CLASSES": [

@@ -73,6 +73,19 @@ class ClubNightSerializer(serializers.ModelSerializer):
 
 class TokenSerializer(serializers.Serializer):
     token = serializers.CharField()
+    id = serializers.IntegerField(help_text="The token's id in GET /auth/tokens/.")
+    expires_at = serializers.DateTimeField(help_text="After this the token is refused.")
+
+
+class ApiTokenSerializer(serializers.Serializer):
+    """One of the user's tokens (the key itself is shown once, at login, never again)."""
+
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    prefix = serializers.CharField(help_text="The key's first characters.")
+    created_at = serializers.DateTimeField()
+    expires_at = serializers.DateTimeField()
+    current = serializers.BooleanField(help_text="The token this request was made with.")
 
 
 # ---- input ----------------------------------------------------------------------------------

@@ -3,11 +3,12 @@
 from django.urls import URLPattern, URLResolver, path
 from rest_framework.routers import SimpleRouter
 
-from .views import ClubViewSet, PlayerViewSet, TokenView
+from .views import ApiTokenViewSet, ClubViewSet, PlayerViewSet, TokenView
 
 router = SimpleRouter()
 router.register("players", PlayerViewSet, basename="player")
 router.register("clubs", ClubViewSet, basename="club")
+router.register("auth/tokens", ApiTokenViewSet, basename="auth-tokens")
 
 urlpatterns: list[URLPattern | URLResolver] = [
     path("auth/token/", TokenView.as_view(), name="auth-token"),

@@ -15,7 +15,7 @@ from rest_framework.authtoken.views import ObtainAuthToken
 from rest_framework.decorators import action
 from rest_framework.exceptions import ValidationError
 from rest_framework.parsers import FormParser, MultiPartParser
-from rest_framework.permissions import BasePermission
+from rest_framework.permissions import BasePermission, IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 
@@ -23,7 +23,8 @@ from club import names, services
 from club.idempotency import idempotent
 from club.limits import BoundedJSONParser, upload_problem
 from club.lockout import lockout_message, retry_after_seconds
-from club.models import Club, Player
+from club.models import ApiToken, Club, Player
+from club.tokens import issue_token, revoke_token
 
 from .base import ServiceViewSet, errors, parse
 from .permissions import (
@@ -34,6 +35,7 @@ from .permissions import (
     IsSiteAdmin,
 )
 from .serializers import (
+    ApiTokenSerializer,
     ClubInputSerializer,
     ClubNightInputSerializer,
     ClubNightSerializer,
@@ -302,7 +304,12 @@ class TokenView(ObtainAuthToken):
     )
     def post(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         try:
-            return super().post(request, *args, **kwargs)
+            serializer = self.get_serializer(data=request.data)
+            serializer.is_valid(raise_exception=True)
+            data = request.data if isinstance(request.data, dict) else {}
+            name = str(data.get("name") or request.headers.get("User-Agent") or "")
+            token, key = issue_token(serializer.validated_data["user"], name=name)
+            return Response({"token": key, "id": token.pk, "expires_at": token.expires_at})
         except ValidationError:
             # django-axes marks the request it refused (or just locked); DRF alone would say 400.
             if not getattr(request, "axes_locked_out", False):
@@ -311,3 +318,36 @@ class TokenView(ObtainAuthToken):
             response = Response(body, status=status.HTTP_429_TOO_MANY_REQUESTS)
             response["Retry-After"] = str(retry_after_seconds(request._request))
             return response
+
+
+class ApiTokenViewSet(mixins.ListModelMixin, mixins.DestroyModelMixin, ServiceViewSet):
+    """The logged-in user's API tokens: list them, revoke one (issue 16.5)."""
+
+    serializer_class = ApiTokenSerializer
+    permission_classes = [IsAuthenticated]
+    pagination_class = None
+
+    def get_queryset(self) -> QuerySet[ApiToken]:
+        return ApiToken.objects.filter(user_id=int(self.request.user.pk or 0))
+
+    @extend_schema(summary="My API tokens", responses={200: ApiTokenSerializer(many=True)})
+    def list(self, request: Request) -> Response:
+        current = request.auth.pk if isinstance(request.auth, ApiToken) else None
+        rows = [
+            {
+                "id": t.pk,
+                "name": t.name,
+                "prefix": t.prefix,
+                "created_at": t.created_at,
+                "expires_at": t.expires_at,
+                "current": t.pk == current,
+            }
+            for t in self.get_queryset()
+        ]
+        return Response(ApiTokenSerializer(rows, many=True).data)
+
+    @extend_schema(summary="Revoke one of my API tokens", responses={204: None, **errors(404)})
+    def destroy(self, request: Request, pk: str) -> Response:
+        token = self.get_object()  # another user's token is 404
+        revoke_token(actor=request.user, token=token)
+        return Response(status=status.HTTP_204_NO_CONTENT)

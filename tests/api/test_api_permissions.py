@@ -489,6 +489,12 @@ CASES = [
         },
     ),
     Case(
+        "list my API tokens",
+        "get",
+        lambda w: "/api/v1/auth/tokens/",
+        (403, 200, 200, 200, 200, 200),
+    ),
+    Case(
         "import game record",
         "post",
         lambda w: f"{G}/import/",
@@ -584,5 +590,8 @@ def test_every_route_is_in_the_matrix() -> None:
         "game-audit",
         "tiles-evaluate",
         "auth-token",
+        # Each user's own tokens (list, revoke): tests/api/test_api_login_tokens.py.
+        "auth-tokens-list",
+        "auth-tokens-detail",
     }
     assert names == exercised

@@ -22,10 +22,10 @@ from typing import Any, cast
 import pytest
 from django.contrib.auth.models import User
 from django.db import connections
-from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from club.models import Player
+from club.tokens import issue_token
 from scoring.models import Game
 from tests.factories import (
     GameFactory,
@@ -267,8 +267,8 @@ def make_event(*, tables: int = 1, slug: str = "reliability-open") -> Event:
     StaffRoleFactory(tournament=tournament, user=organiser, role=StaffRole.Role.ORGANISER)
     StaffRoleFactory(tournament=tournament, user=referee, role=StaffRole.Role.REFEREE)
     tokens = {
-        "organiser": Token.objects.create(user=organiser).key,
-        "referee": Token.objects.create(user=referee).key,
+        "organiser": issue_token(organiser)[1],
+        "referee": issue_token(referee)[1],
     }
     return Event(tournament, session, games, players, organiser, referee, tokens)
 
