@@ -260,6 +260,15 @@ CASES = [
         body=lambda w: {"players": [p.pk for p in w.players]},
     ),
     Case(
+        # Anonymous is refused; a signed-in user's import is judged on the log (a club
+        # organiser or a player at the table, tests/online), so without a log it is a 400.
+        "import online log (no log sent)",
+        "post",
+        lambda w: "/api/v1/clubs/dragons/online-import/",
+        (403, 400, 400, 400, 400, 400),
+        body=lambda w: {"players": {}},
+    ),
+    Case(
         "add club member",
         "post",
         lambda w: "/api/v1/clubs/dragons/members/",
@@ -541,6 +550,7 @@ def test_every_route_is_in_the_matrix() -> None:
         "club-nights",
         "club-leagues",
         "club-seat-night",
+        "club-online-import",
         "tournament-list",
         "tournament-detail",
         "tournament-status",
