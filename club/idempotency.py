@@ -94,9 +94,10 @@ def idempotent(method: ViewMethod) -> ViewMethod:
                     return _replay(stored, fingerprint)
                 response = method(view, request, *args, **kwargs)
                 if 200 <= response.status_code < 300:
-                    # Stored in the write's transaction: both commit, or neither does.
+                    # Stored in the write's transaction: both commit, or neither does. No
+                    # savepoint of its own: a clash leaves the outer block, undoing it whole.
                     try:
-                        with transaction.atomic():
+                        with transaction.atomic(savepoint=False):
                             IdempotencyRecord.objects.create(
                                 key=key,
                                 user_id=user_id,

@@ -57,14 +57,40 @@ def final_scores_of(game: Game) -> tuple[list[int], int]:
     return list(stored or []), 0
 
 
-def game_record(game: Game) -> dict[str, Any]:
-    """The game as a game-record document (hands in order; club penalties; substitutes)."""
-    seats = list(GameSeat.objects.filter(game=game).select_related("player").order_by("seat"))
+@dataclass
+class StoredGame:
+    """The rows a game record is made of, read once: seats (with players), hands, penalties.
+
+    A write that replays the game keeps them to answer with (seats and hands of the API's
+    answer) instead of reading them again.
+    """
+
+    seats: list[GameSeat]
+    hands: list[Hand]
+    penalties: list[GamePenalty]
+
+
+def load_stored_game(game: Game) -> StoredGame:
+    """Three queries: seats with their players, hands in order, penalties in order."""
+    return StoredGame(
+        seats=list(GameSeat.objects.filter(game=game).select_related("player").order_by("seat")),
+        hands=list(Hand.objects.filter(game=game).order_by("number")),
+        penalties=list(GamePenalty.objects.filter(game=game).order_by("id")),
+    )
+
+
+def game_record(game: Game, stored: StoredGame | None = None) -> dict[str, Any]:
+    """The game as a game-record document (hands in order; club penalties; substitutes).
+
+    `stored`: the rows already read (load_stored_game), else they are read here.
+    """
+    if stored is None:
+        stored = load_stored_game(game)
     record: dict[str, Any] = {
         "format": FORMAT,
         "ruleset": game.ruleset,
-        "players": [player_label(s.player) for s in seats],
-        "hands": [h.data for h in Hand.objects.filter(game=game).order_by("number")],
+        "players": [player_label(s.player) for s in stored.seats],
+        "hands": [h.data for h in stored.hands],
     }
     if game.rule_overrides:
         record["rules"] = dict(game.rule_overrides)
@@ -72,7 +98,7 @@ def game_record(game: Game) -> dict[str, Any]:
         record["end"] = game.end
     penalties = [
         {"seat": p.seat, "points": p.points, "kind": p.kind, **({"note": p.note} if p.note else {})}
-        for p in GamePenalty.objects.filter(game=game).order_by("id")
+        for p in stored.penalties
     ]
     if penalties:
         record["penalties"] = penalties

@@ -17,144 +17,15 @@ from django.views.decorators.http import require_POST
 
 from club.errors import ConflictError, ServiceError
 from club.errors import PermissionDenied as ServicePermissionDenied
-from scoring.engine import RecordError, load_ruleset, replay
+from scoring.engine import RecordError
 from scoring.forms import HandEntryForm, ReasonForm, VersionForm, field_for_engine_error
 from scoring.models import Game
-from scoring.services import game_record
+from scoring.selectors import WINDS, offers_time_signal, table_state
 from tournaments import roles
 from tournaments.models import StaffRole
 from tournaments.selectors import visible_games
 
-WINDS = "ESWN"
-
-
-# ---------------------------------------------------------------- reads
-
-
-def table_state(game: Game) -> dict[str, Any]:
-    """Names, scores, round, honba and sticks as they stand now (for the always-visible bar)."""
-    record = game_record(game)
-    # Display names without the EMA number the record format adds ("Anna Berg [04120017]").
-    seated = [str(s.player) for s in game.seats.select_related("player").order_by("seat")]
-    players = seated if len(seated) == len(record["players"]) else record["players"]
-    rules = load_ruleset(game.ruleset, game.rule_overrides or None)
-    try:
-        result: dict[str, Any] = replay(record) if record["hands"] else {}
-    except RecordError:
-        result = {}
-    hands = result.get("hands") or []
-    scores = hands[-1]["scores"] if hands else [rules.start_points] * len(players)
-    nxt: dict[str, Any] | None = (
-        result.get("next")
-        if hands
-        else {
-            "round": "E1",
-            "honba": 0,
-            "riichi_sticks": 0,
-            "dealer": 0,
-        }
-    )
-    over = bool(hands) and nxt is None
-    if nxt is None and hands:
-        last = hands[-1]
-        nxt = {
-            "round": last["round"],
-            "honba": last["honba"],
-            "riichi_sticks": last["riichi_sticks"],
-            "dealer": last["dealer"],
-        }
-    dealer = int(nxt["dealer"]) if nxt else 0
-    seats = [
-        {
-            "seat": i,
-            "name": name,
-            "score": scores[i],
-            "wind": WINDS[(i - dealer) % len(players)],
-            "dealer": i == dealer,
-        }
-        for i, name in enumerate(players)
-    ]
-    rows: list[dict[str, Any]] = []
-    for i, (stored, out) in enumerate(zip(record["hands"], hands, strict=False)):
-        rows.append(
-            {
-                "number": i,
-                "data": stored,
-                "out": out,
-                "label": f"{out['round']}-{out['honba']}" if out["honba"] else str(out["round"]),
-                "summary": describe_hand(stored, players),
-                # EMA 2025 7.4: the hand in progress when the 15-minute signal sounded.
-                "time_signal": stored.get("time_signal") is True,
-                "cells": [
-                    {"score": score, "delta": delta}
-                    for score, delta in zip(out["scores"], out["deltas"], strict=False)
-                ],
-            }
-        )
-    return {
-        "players": players,
-        "seats": seats,
-        "round": nxt["round"] if nxt else "E1",
-        "honba": nxt["honba"] if nxt else 0,
-        "riichi_sticks": nxt["riichi_sticks"] if nxt else 0,
-        "dealer": dealer,
-        "over": over,
-        "final": result.get("final"),
-        # "time": the EMA 2025 7.4 signal hand and one more were played, or finalized on time.
-        "ended_by": result.get("ended_by"),
-        "time_limit_ema": rules.time_limit == "ema",
-        # The row of the hand marked with the signal, under rules that act on it.
-        "time_signal_hand": next((row for row in rows if row["time_signal"]), None)
-        if rules.time_limit == "ema"
-        else None,
-        "hands": rows,
-        "rules": rules,
-    }
-
-
-def offers_time_signal(state: dict[str, Any], *, editing: int | None = None) -> bool:
-    """Whether the hand form shows the EMA 2025 7.4 "time signal" checkbox.
-
-    Under rules with ``time_limit: "ema"`` while no other hand carries the signal (the engine
-    allows one per game); when correcting hand ``editing``, also whenever that hand carries it,
-    so the flag is shown pre-filled and can be kept or cleared.
-    """
-    marked = [row["number"] for row in state["hands"] if row["time_signal"]]
-    if editing is not None and editing in marked:
-        return True
-    return bool(state["time_limit_ema"]) and not marked
-
-
-def describe_hand(hand: dict[str, Any], players: list[str]) -> str:
-    """One line a referee can read back: "Ron: Anna 3 han 30 fu from Ben"."""
-    outcome = hand.get("outcome")
-
-    def name(seat: Any) -> str:
-        return players[seat] if isinstance(seat, int) and 0 <= seat < len(players) else "?"
-
-    def win_text(win: dict[str, Any]) -> str:
-        if win.get("yakuman"):
-            value = _("yakuman") if win["yakuman"] == 1 else _("double yakuman")
-        elif win.get("fu"):
-            value = _("%(han)s han %(fu)s fu") % {"han": win.get("han"), "fu": win["fu"]}
-        else:
-            value = _("%(han)s han") % {"han": win.get("han")}
-        return f"{name(win.get('winner'))} {value}"
-
-    if outcome == "ron":
-        wins = ", ".join(win_text(w) for w in hand.get("wins", []))
-        return _("Ron: %(wins)s from %(loser)s") % {"wins": wins, "loser": name(hand.get("loser"))}
-    if outcome == "tsumo":
-        return _("Tsumo: %(win)s") % {"win": win_text((hand.get("wins") or [{}])[0])}
-    if outcome == "draw":
-        tenpai = ", ".join(name(s) for s in hand.get("tenpai", [])) or _("nobody")
-        return _("Draw, tenpai: %(who)s") % {"who": tenpai}
-    if outcome == "nagashi":
-        who = ", ".join(name(s) for s in hand.get("nagashi", []))
-        return _("Nagashi mangan: %(who)s") % {"who": who}
-    if outcome == "chombo":
-        return _("Chombo: %(who)s") % {"who": name(hand.get("offender"))}
-    return _("Abortive draw")
+# ---------------------------------------------------------------- reads (scoring.selectors)
 
 
 def my_club_games(user: Any) -> list[Game]:
@@ -287,7 +158,8 @@ def _apply_error(form: HandEntryForm, error: Exception) -> None:
     """Put a service/engine error next to the field it names (or at the top)."""
     path = getattr(error, "field", None) or ""
     message = getattr(error, "message", None) or str(error)
-    field = field_for_engine_error(str(path), form.hand)
+    # Typed tiles that are no hand: next to the tiles field, as the preview shows it.
+    field = "tiles" if path == "tiles" else field_for_engine_error(str(path), form.hand)
     if field in form.fields:
         form.add_error(field, message)
     else:
@@ -295,7 +167,8 @@ def _apply_error(form: HandEntryForm, error: Exception) -> None:
 
 
 def _tile_warnings(game: Game, form: HandEntryForm, state: dict[str, Any]) -> list[str]:
-    """Cross-check typed tiles against the entered han/fu (warnings; the referee decides)."""
+    """The payment preview's cross-check of typed tiles against the entered han/fu (warnings;
+    the referee decides). Saving a hand evaluates the tiles in the service instead."""
     tiles = form.cleaned_data.get("tiles") or ""
     hand = form.hand
     if not tiles or not hand.get("wins"):
@@ -361,6 +234,8 @@ def game_preview(request: HttpRequest, game_id: int) -> HttpResponse:
 @login_required
 @require_POST
 def game_add_hand(request: HttpRequest, game_id: int) -> HttpResponse:
+    """Save a hand through the one hand-entry path (scoring.services.enter_hand): one replay,
+    one evaluation of the typed tiles, whose mismatches come back as warnings."""
     game = _game_for_editing(request, game_id)
     state = table_state(game)
     form = HandEntryForm(
@@ -368,13 +243,10 @@ def game_add_hand(request: HttpRequest, game_id: int) -> HttpResponse:
     )
     if not form.is_valid():
         return render(request, "scoring/entry.html", _entry_context(game, form), status=400)
-    warnings = _tile_warnings(game, form, state)
-    if form.errors:
-        return render(request, "scoring/entry.html", _entry_context(game, form), status=400)
-    from scoring.services import add_hand
+    from scoring.services import enter_hand
 
     try:
-        add_hand(
+        entry = enter_hand(
             actor=request.user,
             game=game,
             hand=form.hand,
@@ -388,7 +260,7 @@ def game_add_hand(request: HttpRequest, game_id: int) -> HttpResponse:
     except (ServiceError, RecordError) as exc:
         _apply_error(form, exc)
         return render(request, "scoring/entry.html", _entry_context(game, form), status=400)
-    for warning in warnings:
+    for warning in entry.mismatches:
         messages.warning(request, warning)
     messages.success(request, _("Hand saved."))
     return redirect("scoring:entry", game_id=game.pk)

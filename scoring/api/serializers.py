@@ -126,6 +126,9 @@ class GameDetailSerializer(GameListSerializer):
 def game_payload(game: Game) -> dict[str, Any]:
     """A game as the API shows it after a write: `game` as the service returned it (the row it
     locked and saved, with its table), its seats and hands read afresh."""
+    if getattr(game, "_loaded_after_write", False):
+        # The write kept the seats and hands it read and wrote (services._common.keep_loaded).
+        return dict(GameDetailSerializer(game).data)
     if hasattr(game, "_prefetched_objects_cache"):
         del game._prefetched_objects_cache  # read before the write: stale
     prefetch_related_objects([game], SEATS_WITH_PLAYERS, "hands")

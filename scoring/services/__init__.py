@@ -13,9 +13,10 @@ from .games import (
     reopen_game,
     set_substitutes,
 )
-from .hands import add_hand, correct_hand, delete_last_hand
+from .hands import HandEntry, add_hand, correct_hand, delete_last_hand, enter_hand
 
 __all__ = [
+    "HandEntry",
     "add_hand",
     "confirm_hand",
     "correct_hand",
@@ -23,6 +24,7 @@ __all__ = [
     "deferred_follow_ups",
     "delete_last_hand",
     "enter_final_scores",
+    "enter_hand",
     "finalize_game",
     "game_record",
     "game_snapshot",

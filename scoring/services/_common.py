@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from functools import partial
@@ -109,6 +109,22 @@ def audit_scope(game: Game) -> AuditScope:
         "tournament_id": tournament_id_of_game(game),
         "club_id": club_id_of(game),
     }
+
+
+def keep_loaded(game: Game, *, seats: Sequence[Any], hands: Sequence[Any]) -> None:
+    """Keep the seats (with players) and hands a write has just read and written on `game`, as
+    if prefetched: the answer (scoring.api.serializers.game_payload) reads them from here.
+
+    Marked fresh, unlike a prefetch made before the write, which game_payload drops.
+    """
+    cache: dict[str, Any] = {}
+    for name, rows in (("seats", seats), ("hands", hands)):
+        queryset = getattr(game, name).all()
+        queryset._result_cache = list(rows)
+        queryset._prefetch_done = True
+        cache[name] = queryset
+    game._prefetched_objects_cache = cache  # type: ignore[attr-defined]
+    game._loaded_after_write = True  # type: ignore[attr-defined]
 
 
 def run_engine(record: Mapping[str, Any]) -> dict[str, Any]:

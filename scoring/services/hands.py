@@ -7,6 +7,7 @@ and nothing is saved), stores the new summary and version, and audits before and
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from django.db import transaction
@@ -16,10 +17,19 @@ from club.errors import ValidationFailed
 from scoring.engine import load_ruleset
 from scoring.engine.validate import MAX_HANDS
 from scoring.models import Game, Hand
+from scoring.records import game_record, load_stored_game
 from scoring.tiles import Situation, TileError, cross_check, evaluate
 
-from ._common import audit_scope, lock_game, require_editor
-from .confirmations import mark_entered, refresh_game
+from ._common import (
+    audit_scope,
+    bump_version,
+    enqueue_follow_ups,
+    keep_loaded,
+    lock_game,
+    require_editor,
+    run_engine,
+)
+from .confirmations import mark_entered, needs_confirmation, refresh_game
 from .games import game_snapshot, is_over, save_written_game
 
 MAX_TILES_LENGTH = Hand._meta.get_field("tiles").max_length or 120
@@ -45,17 +55,20 @@ def _check_tiles(tiles: str) -> str:
 WINDS = ("E", "S", "W", "N")
 
 
-def tile_check(game: Game, *, number: int, tiles: str) -> dict[str, Any]:
+def tile_check(
+    game: Game, *, number: int, tiles: str, hand: dict[str, Any] | None = None
+) -> dict[str, Any]:
     """What the typed tiles of a win give, and where the entered han/fu/yakuman disagree.
 
-    `game` is saved with its fresh summary; `number` is the hand's index. The situation comes
-    from the hand (tsumo for a tsumo; riichi if the winner declared it) and from the engine's
-    replay: the round wind and dealer of that hand (`summary["hands"][number]` holds the round
-    and dealer the hand was played in, i.e. the replay's `next` before it). A mismatch never
-    blocks the entry (the referee decides); tiles that are no hand are a ValidationFailed
-    naming "tiles".
+    `game.summary` is the fresh replay; `number` is the hand's index and `hand` its data (read
+    from the database when not given). The situation comes from the hand (tsumo for a tsumo;
+    riichi if the winner declared it) and from the engine's replay: the round wind and dealer
+    of that hand (`summary["hands"][number]` holds the round and dealer the hand was played in,
+    i.e. the replay's `next` before it). A mismatch never blocks the entry (the referee
+    decides); tiles that are no hand are a ValidationFailed naming "tiles".
     """
-    hand = game.hands.get(number=number).data
+    if hand is None:
+        hand = game.hands.get(number=number).data
     summary = game.summary or {}
     if not _single_win(hand):
         raise ValidationFailed("Tiles can be checked for a single win only.", field="tiles")
@@ -102,11 +115,41 @@ def _user(actor: Any) -> Any:
     return actor if actor is not None and getattr(actor, "is_authenticated", False) else None
 
 
-@transaction.atomic
+@dataclass(frozen=True)
+class HandEntry:
+    """What entering a hand produced: the saved game (its `summary` is the one replay), the
+    new hand (its `tile_check` the one tile evaluation), for the answer to be built from."""
+
+    game: Game
+    hand: Hand
+
+    @property
+    def mismatches(self) -> list[str]:
+        """Where the typed tiles disagree with the entered han/fu (warnings, not errors)."""
+        return list((self.hand.tile_check or {}).get("mismatches") or [])
+
+
 def add_hand(
     *, actor: Any, game: Game, hand: dict[str, Any], expected_version: int, tiles: str = ""
 ) -> Game:
-    """Append the next hand (a game-record hand object)."""
+    """Append the next hand (a game-record hand object); enter_hand, answering the game."""
+    return enter_hand(
+        actor=actor, game=game, hand=hand, expected_version=expected_version, tiles=tiles
+    ).game
+
+
+@transaction.atomic
+def enter_hand(
+    *, actor: Any, game: Game, hand: dict[str, Any], expected_version: int, tiles: str = ""
+) -> HandEntry:
+    """Append the next hand: the one hand-entry path of the web page and the API.
+
+    The game's rows are read once; the engine replays the record with the new hand once
+    (before anything is written: a hand the rules reject saves nothing); typed tiles are
+    evaluated once against that replay; then the hand, the game's summary and version, and
+    the audit entry are written. The game comes back with its seats and hands loaded, so an
+    answer needs no further query.
+    """
     game = lock_game(game, expected_version=expected_version)
     require_editor(actor, game)
     _require_hand_entry(game)
@@ -118,21 +161,26 @@ def add_hand(
     tiles = _check_tiles(tiles)
     if is_over(game.summary):
         raise ValidationFailed("The rules have ended this game: no more hands.", field="hand")
-    number = game.hands.count()
+    stored = load_stored_game(game)
+    number = len(stored.hands)
     if number >= MAX_HANDS:  # the longest legal game (scoring/engine/validate.py, issue 16.2)
         raise ValidationFailed(
             f"A game has at most {MAX_HANDS} hands; this one has {number}.", field="hand"
         )
     before = game_snapshot(game, hands=number)
-    new = Hand.objects.create(
-        game=game, number=number, data=data, tiles=tiles, entered_by=_user(actor)
-    )
-    mark_entered(actor, game, new)  # club play without a referee: the others confirm
-    # replays everything; a bad hand rolls the whole call back
-    save_written_game(game, fields=["confirmed"])
+    new = Hand(game=game, number=number, data=data, tiles=tiles, entered_by=_user(actor))
+    # Club play without a referee: the other players confirm (mark_entered, without a query).
+    new.confirmed = not needs_confirmation(actor, game)
+    new.confirmed_by = []
+    stored.hands.append(new)
+    # The one replay; a bad hand raises here, before anything is written.
+    game.summary = run_engine(game_record(game, stored))
     if tiles:
-        new.tile_check = tile_check(game, number=number, tiles=tiles)
-        new.save(update_fields=["tile_check"])
+        new.tile_check = tile_check(game, number=number, tiles=tiles, hand=data)
+    new.save(force_insert=True)
+    game.confirmed = all(h.confirmed for h in stored.hands)
+    bump_version(game, fields=["confirmed", "summary"])
+    enqueue_follow_ups(game)
     record_audit(
         actor=actor,
         action="hand.add",
@@ -144,7 +192,8 @@ def add_hand(
         },
         **audit_scope(game),
     )
-    return game
+    keep_loaded(game, seats=stored.seats, hands=stored.hands)
+    return HandEntry(game=game, hand=new)
 
 
 @transaction.atomic
@@ -189,7 +238,9 @@ def correct_hand(
     save_written_game(game, fields=["confirmed"], ratings=True)
     # The tiles are checked against the corrected entry (and the corrected round/dealer).
     existing.tile_check = (
-        tile_check(game, number=number, tiles=existing.tiles) if existing.tiles else None
+        tile_check(game, number=number, tiles=existing.tiles, hand=existing.data)
+        if existing.tiles
+        else None
     )
     existing.save(update_fields=["tile_check"])
     if game.status == Game.Status.FINISHED and game.end == "complete" and not is_over(game.summary):

@@ -357,15 +357,16 @@ def test_game_record_round_trip(game, referee):
 def test_writer_slipping_past_the_lock_still_loses(game, referee, monkeypatch):
     """Where row locks are a no-op (SQLite), the conditional version UPDATE still refuses a
     write whose version moved between the check and the save; nothing is kept."""
-    import scoring.services.games as games_module
+    import scoring.services.hands as hands_module
 
-    original = games_module.compute_summary
+    original = hands_module.run_engine
 
-    def racing_compute_summary(g):
-        Game.objects.filter(pk=g.pk).update(version=g.version + 1)  # another referee's commit
-        return original(g)
+    # The hand-entry path replays once (issue 14), between the version check and the save.
+    def racing_run_engine(record):
+        Game.objects.filter(pk=game.pk).update(version=1)  # another referee's commit
+        return original(record)
 
-    monkeypatch.setattr(games_module, "compute_summary", racing_compute_summary)
+    monkeypatch.setattr(hands_module, "run_engine", racing_run_engine)
     with pytest.raises(ConflictError) as err:
         add_hand(actor=referee, game=game, hand=draw(), expected_version=0)
     assert err.value.current_version == 1

@@ -49,6 +49,7 @@ from tournaments.models import (
     StaffRole,
     Tournament,
 )
+from tournaments.selectors import session_tables
 
 
 def organiser_tournament(request: HttpRequest, slug: str) -> Tournament:
@@ -741,10 +742,7 @@ def session_console(request: HttpRequest, slug: str, number: int) -> HttpRespons
             if ok:
                 messages.success(request, _("Substitute seated."))
                 return redirect("tournaments:session", slug=slug, number=number)
-    tables: list[dict[str, Any]] = []
-    for table in session.tables.prefetch_related("seats__player"):
-        game = Game.objects.filter(table=table).first()
-        tables.append({"table": table, "seats": list(table.seats.all()), "game": game})
+    tables = session_tables(session)
     context = {
         "tournament": tournament,
         "session": session,

@@ -1,0 +1,157 @@
+"""Reads of games, shared by the referee pages, the public game page and the API.
+
+Views and API call these; none of them replays a game the database already holds a replay of
+(``Game.summary``, stored by every write in its transaction).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils.translation import gettext as _
+
+from scoring.engine import RecordError, load_ruleset, replay
+from scoring.models import Game
+from scoring.records import game_record
+
+WINDS = "ESWN"
+
+
+def replayed(game: Game, stored_hands: list[dict[str, Any]]) -> dict[str, Any]:
+    """The engine's replay of the game: the cached ``Game.summary`` (every write stores it in
+    the same transaction), replayed afresh only when it does not match the stored hands (rows
+    written around the services). {} without hands or for a record the engine rejects."""
+    if not stored_hands:
+        return {}
+    summary = game.summary
+    if isinstance(summary, dict) and len(summary.get("hands") or []) == len(stored_hands):
+        return summary
+    try:
+        return dict(replay(game_record(game)))
+    except RecordError:
+        return {}
+
+
+def table_state(game: Game) -> dict[str, Any]:
+    """Names, scores, round, honba and sticks as they stand now (for the always-visible bar).
+
+    Two queries (seats, hands) and no replay: the scores come from ``Game.summary``.
+    """
+    # Display names without the EMA number the record format adds ("Anna Berg [04120017]").
+    players = [str(s.player) for s in game.seats.select_related("player").order_by("seat")]
+    stored_hands = [h.data for h in game.hands.order_by("number")]
+    rules = load_ruleset(game.ruleset, game.rule_overrides or None)
+    result = replayed(game, stored_hands)
+    hands = result.get("hands") or []
+    scores = hands[-1]["scores"] if hands else [rules.start_points] * len(players)
+    nxt: dict[str, Any] | None = (
+        result.get("next")
+        if hands
+        else {
+            "round": "E1",
+            "honba": 0,
+            "riichi_sticks": 0,
+            "dealer": 0,
+        }
+    )
+    over = bool(hands) and nxt is None
+    if nxt is None and hands:
+        last = hands[-1]
+        nxt = {
+            "round": last["round"],
+            "honba": last["honba"],
+            "riichi_sticks": last["riichi_sticks"],
+            "dealer": last["dealer"],
+        }
+    dealer = int(nxt["dealer"]) if nxt else 0
+    seats = [
+        {
+            "seat": i,
+            "name": name,
+            "score": scores[i],
+            "wind": WINDS[(i - dealer) % len(players)],
+            "dealer": i == dealer,
+        }
+        for i, name in enumerate(players)
+    ]
+    rows: list[dict[str, Any]] = []
+    for i, (stored, out) in enumerate(zip(stored_hands, hands, strict=False)):
+        rows.append(
+            {
+                "number": i,
+                "data": stored,
+                "out": out,
+                "label": f"{out['round']}-{out['honba']}" if out["honba"] else str(out["round"]),
+                "summary": describe_hand(stored, players),
+                # EMA 2025 7.4: the hand in progress when the 15-minute signal sounded.
+                "time_signal": stored.get("time_signal") is True,
+                "cells": [
+                    {"score": score, "delta": delta}
+                    for score, delta in zip(out["scores"], out["deltas"], strict=False)
+                ],
+            }
+        )
+    return {
+        "players": players,
+        "seats": seats,
+        "round": nxt["round"] if nxt else "E1",
+        "honba": nxt["honba"] if nxt else 0,
+        "riichi_sticks": nxt["riichi_sticks"] if nxt else 0,
+        "dealer": dealer,
+        "over": over,
+        "final": result.get("final"),
+        # "time": the EMA 2025 7.4 signal hand and one more were played, or finalized on time.
+        "ended_by": result.get("ended_by"),
+        "time_limit_ema": rules.time_limit == "ema",
+        # The row of the hand marked with the signal, under rules that act on it.
+        "time_signal_hand": next((row for row in rows if row["time_signal"]), None)
+        if rules.time_limit == "ema"
+        else None,
+        "hands": rows,
+        "rules": rules,
+    }
+
+
+def offers_time_signal(state: dict[str, Any], *, editing: int | None = None) -> bool:
+    """Whether the hand form shows the EMA 2025 7.4 "time signal" checkbox.
+
+    Under rules with ``time_limit: "ema"`` while no other hand carries the signal (the engine
+    allows one per game); when correcting hand ``editing``, also whenever that hand carries it,
+    so the flag is shown pre-filled and can be kept or cleared.
+    """
+    marked = [row["number"] for row in state["hands"] if row["time_signal"]]
+    if editing is not None and editing in marked:
+        return True
+    return bool(state["time_limit_ema"]) and not marked
+
+
+def describe_hand(hand: dict[str, Any], players: list[str]) -> str:
+    """One line a referee can read back: "Ron: Anna 3 han 30 fu from Ben"."""
+    outcome = hand.get("outcome")
+
+    def name(seat: Any) -> str:
+        return players[seat] if isinstance(seat, int) and 0 <= seat < len(players) else "?"
+
+    def win_text(win: dict[str, Any]) -> str:
+        if win.get("yakuman"):
+            value = _("yakuman") if win["yakuman"] == 1 else _("double yakuman")
+        elif win.get("fu"):
+            value = _("%(han)s han %(fu)s fu") % {"han": win.get("han"), "fu": win["fu"]}
+        else:
+            value = _("%(han)s han") % {"han": win.get("han")}
+        return f"{name(win.get('winner'))} {value}"
+
+    if outcome == "ron":
+        wins = ", ".join(win_text(w) for w in hand.get("wins", []))
+        return _("Ron: %(wins)s from %(loser)s") % {"wins": wins, "loser": name(hand.get("loser"))}
+    if outcome == "tsumo":
+        return _("Tsumo: %(win)s") % {"win": win_text((hand.get("wins") or [{}])[0])}
+    if outcome == "draw":
+        tenpai = ", ".join(name(s) for s in hand.get("tenpai", [])) or _("nobody")
+        return _("Draw, tenpai: %(who)s") % {"who": tenpai}
+    if outcome == "nagashi":
+        who = ", ".join(name(s) for s in hand.get("nagashi", []))
+        return _("Nagashi mangan: %(who)s") % {"who": who}
+    if outcome == "chombo":
+        return _("Chombo: %(who)s") % {"who": name(hand.get("offender"))}
+    return _("Abortive draw")
