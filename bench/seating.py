@@ -1,12 +1,14 @@
 """Seating benchmark against Mahjong Pantheon's figures (/work/shared/ANCHORS.md).
 
-Run: .venv/bin/python bench/seating.py [--seeds 3] [--quick]
+Run: .venv/bin/python bench/seating.py [--seeds 3] [--quick] [--swiss-only] [--sizes 16x5,32x8]
 
 Whole-tournament plans: extra meetings, most meetings of a pair, wind spread and time (median
 over seeds), beside Pantheon's random seating (median of 3 seeds, default settings, commit
-b8609fd8). Swiss: an event simulated with random results, first round from generate_plan and
-every later one from swiss_round; extra meetings, mean rank spread per table, and the slowest
-session.
+b8609fd8). Swiss: ANCHORS.md's simulation (seeds 1, 2, 3, median of each column), every
+session seated by swiss_session; extra meetings, mean rank spread per table over sessions
+2..S, back-to-back repeats, wind spread and the slowest session, beside Pantheon's Swiss with
+the ratio ours / theirs. The search is counted in iterations, so the figures do not depend on
+the machine's load; the times do.
 """
 
 from __future__ import annotations
@@ -20,17 +22,18 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from tournaments.seating import Plan, generate_plan, quality, swiss_round
+from tournaments.seating import generate_plan, quality, swiss_session
+from tournaments.seating.swiss import competition_ranks
 
-# players, sessions -> extra meetings, most meetings, total time (s), Swiss extra, Swiss spread
-PANTHEON: dict[tuple[int, int], tuple[int, int, float, str, str]] = {
-    (16, 5): (24, 3, 3.3, "0-8", "8.9"),
-    (32, 8): (77, 3, 5.8, "20-21", "13.0"),
-    (40, 7): (47, 3, 5.3, "12", "~10"),
-    (64, 10): (131, 3, 9.1, "29-30", "10.7"),
-    (128, 10): (120, 3, 12.0, "13-20", "6.3"),
-    (500, 10): (110, 2, 41.0, "8-9", "3.7"),
-    (1000, 12): (169, 3, 167.0, "10-11", "3.4"),
+# players, sessions -> random seating: extra meetings, most meetings, total time (s)
+PANTHEON: dict[tuple[int, int], tuple[int, int, float]] = {
+    (16, 5): (24, 3, 3.3),
+    (32, 8): (77, 3, 5.8),
+    (40, 7): (47, 3, 5.3),
+    (64, 10): (131, 3, 9.1),
+    (128, 10): (120, 3, 12.0),
+    (500, 10): (110, 2, 41.0),
+    (1000, 12): (169, 3, 167.0),
 }
 TARGETS = {(16, 5), (32, 8), (40, 7), (64, 10), (128, 10), (1000, 12)}
 
@@ -43,7 +46,7 @@ def bench_plans(seeds: int) -> None:
     )
     print(head)
     print("-" * len(head))
-    for (n, r), (p_extra, p_max, p_time, _, _) in PANTHEON.items():
+    for (n, r), (p_extra, p_max, p_time) in PANTHEON.items():
         rows = []
         for seed in range(seeds):
             start = time.perf_counter()
@@ -64,60 +67,104 @@ def bench_plans(seeds: int) -> None:
         )
 
 
-def simulate_swiss(players: int, rounds: int, seed: int) -> tuple[Plan, float, float]:
-    """Returns the plan, mean rank spread over Swiss rounds, slowest Swiss session (s)."""
+# ANCHORS.md, Swiss: extra meetings, mean rank spread per table, back-to-back repeats.
+PANTHEON_SWISS: dict[tuple[int, int], tuple[int, float, int]] = {
+    (16, 5): (0, 8.88, 0),
+    (32, 8): (21, 12.95, 3),
+    (40, 7): (12, 9.88, 3),
+    (64, 10): (30, 10.71, 6),
+    (128, 10): (20, 6.28, 5),
+    (500, 10): (8, 3.72, 2),
+    (1000, 12): (10, 3.44, 1),
+}
+UMA = (15000, 5000, -5000, -15000)
+
+
+def simulate_swiss(players: int, sessions: int, seed: int) -> dict[str, float]:
+    """ANCHORS.md's simulation: everyone starts at 0; per table 4 distinct raw scores from
+    -10000..50000 in steps of 100 in a random finishing order, points += raw - 25000 + uma.
+    Every session, the first included, is seated by swiss_session from the standings."""
     rng = random.Random(seed)
-    plan = generate_plan(players=players, rounds=1, seed=seed)
-    score = [0.0] * players
+    ids = list(range(players))
+    points = dict.fromkeys(ids, 0)
+    history: list[list[list[int]]] = []
     spreads, slowest = [], 0.0
-    for _ in range(rounds - 1):
-        for table in plan[-1]:
-            points = [45.0, 5.0, -15.0, -35.0]
-            rng.shuffle(points)
-            for p, x in zip(table, points, strict=True):
-                score[p] += x + rng.uniform(-20, 20)
-        ranking = sorted(range(players), key=lambda p: -score[p])
+    for s in range(sessions):
         start = time.perf_counter()
-        plan.append(swiss_round(ranking=ranking, previous=plan, seed=seed))
+        tables = swiss_session(players=ids, points=points, history=history, seed=seed)
         slowest = max(slowest, time.perf_counter() - start)
-        spread = quality(plan, ranking=ranking).rank_spread_mean
-        spreads.append(spread or 0.0)
-    return plan, statistics.mean(spreads), slowest
+        if s:  # everyone is tied before session 1
+            rank = dict(zip(ids, competition_ranks(ids, points), strict=True))
+            spreads.append(
+                statistics.mean(max(rank[p] for p in t) - min(rank[p] for p in t) for t in tables)
+            )
+        history.append(tables)
+        for table in tables:
+            raws = sorted(rng.sample(range(-10000, 50001, 100), 4), reverse=True)
+            order = list(table)
+            rng.shuffle(order)
+            for place, (p, raw) in enumerate(zip(order, raws, strict=True)):
+                points[p] += raw - 25000 + UMA[place]
+    q = quality(history)
+    return {
+        "extra": q.extra_meetings,
+        "spread": statistics.mean(spreads),
+        "b2b": q.consecutive_repeats,
+        "wind": q.wind_spread,
+        "slowest": slowest,
+    }
 
 
-def bench_swiss(seeds: int) -> None:
+def ratio(ours: float, theirs: float) -> str:
+    if theirs == 0:
+        return "  =" if ours == 0 else "  -"
+    return f"{ours / theirs:.2f}"
+
+
+def bench_swiss(seeds: int, sizes: list[tuple[int, int]]) -> None:
     print()
-    print(f"Swiss (random results; ours: median of {seeds} seeds)")
+    print(f"Swiss (ANCHORS.md simulation, seeds 1..{seeds}, median of each column)")
     head = (
-        f"{'case':>9} | {'extra':>5} {'max':>3} {'wind':>4} {'spread':>6} {'slowest s':>9} | "
-        f"{'Pantheon extra':>14} {'spread':>6}"
+        f"{'case':>9} | {'extra':>5} {'Panth.':>6} {'ratio':>5} | {'spread':>6} {'Panth.':>6} "
+        f"{'ratio':>5} | {'b2b':>3} {'Panth.':>6} | {'wind':>4} | {'slowest s':>9} | verdict"
     )
     print(head)
     print("-" * len(head))
-    for (n, r), (_, _, _, p_extra, p_spread) in PANTHEON.items():
-        rows = []
-        for seed in range(seeds):
-            plan, spread, slowest = simulate_swiss(n, r, seed)
-            q = quality(plan)
-            rows.append((q.extra_meetings, q.max_meetings, q.wind_spread, spread, slowest))
+    for n, r in sizes:
+        p_extra, p_spread, p_b2b = PANTHEON_SWISS[n, r]
+        rows = [simulate_swiss(n, r, seed) for seed in range(1, seeds + 1)]
+
+        def med(key: str, rows: list[dict[str, float]] = rows) -> float:
+            return statistics.median(x[key] for x in rows)
+
+        extra, spread, b2b = med("extra"), med("spread"), med("b2b")
+        ok = extra <= p_extra and spread <= p_spread and b2b == 0
         print(
-            f"{n:>5}x{r:<3} | {int(statistics.median(x[0] for x in rows)):>5} "
-            f"{max(x[1] for x in rows):>3} {max(x[2] for x in rows):>4} "
-            f"{statistics.median(x[3] for x in rows):>6.2f} {max(x[4] for x in rows):>9.3f} | "
-            f"{p_extra:>14} {p_spread:>6}"
+            f"{n:>5}x{r:<3} | {extra:>5.0f} {p_extra:>6} {ratio(extra, p_extra):>5} | "
+            f"{spread:>6.2f} {p_spread:>6.2f} {ratio(spread, p_spread):>5} | {b2b:>3.0f} "
+            f"{p_b2b:>6} | {max(x['wind'] for x in rows):>4.0f} | "
+            f"{max(x['slowest'] for x in rows):>9.2f} | {'at or beyond' if ok else 'BEHIND'}"
         )
-    print("(pure rank order gives spread 3; target: a 1000-player Swiss session under 2 s)")
+    print("(ratio = ours / Pantheon's, lower is better; rank spread 3 is pure rank order)")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--seeds", type=int, default=3)
     parser.add_argument("--quick", action="store_true", help="one seed, plans only")
+    parser.add_argument("--swiss-only", action="store_true", help="skip whole-tournament plans")
+    parser.add_argument(
+        "--sizes", help="Swiss sizes as 16x5,32x8 (default: every size in ANCHORS.md)"
+    )
     args = parser.parse_args()
     seeds = 1 if args.quick else args.seeds
-    bench_plans(seeds)
+    sizes = list(PANTHEON_SWISS)
+    if args.sizes:
+        sizes = [(int(a), int(b)) for a, b in (x.split("x") for x in args.sizes.split(","))]
+    if not args.swiss_only:
+        bench_plans(seeds)
     if not args.quick:
-        bench_swiss(seeds)
+        bench_swiss(seeds, sizes)
 
 
 if __name__ == "__main__":

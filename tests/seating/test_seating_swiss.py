@@ -5,7 +5,7 @@ from itertools import combinations
 
 import pytest
 
-from tournaments.seating import SeatingError, generate_plan, quality, swiss_round
+from tournaments.seating import SeatingError, generate_plan, quality, swiss_round, swiss_session
 
 
 def met_pairs(plan: list[list[list[int]]]) -> set[tuple[int, int]]:
@@ -52,15 +52,21 @@ def test_swiss_moves_players_apart_who_met() -> None:
     assert [min(t) for t in tables] == sorted(min(t) for t in tables)
 
 
+# Pantheon's Swiss (ANCHORS.md): extra meetings and mean rank spread at these sizes.
+PANTHEON = {(40, 7): (12, 9.88), (128, 10): (20, 6.28)}
+
+
 @pytest.mark.parametrize(("players", "rounds"), [(40, 7), (128, 10)])
-def test_swiss_event_without_repeats_and_tight_tables(players: int, rounds: int) -> None:
+def test_swiss_event_at_or_beyond_pantheon(players: int, rounds: int) -> None:
+    # Issue 17.1: at or beyond Pantheon on repeats and rank spread together, no pair at one
+    # table in consecutive sessions, wind spread at most 2.
     plan, spreads = simulate(players, rounds, seed=7)
     q = quality(plan)
-    assert q.extra_meetings == 0
+    extra, spread = PANTHEON[players, rounds]
+    assert q.extra_meetings <= extra
     assert q.consecutive_repeats == 0
     assert q.wind_spread <= 2
-    # Pure rank order would be 3; zero repeats in small fields costs some spread.
-    assert sum(spreads) / len(spreads) < players / 3
+    assert sum(spreads) / len(spreads) <= spread
 
 
 def test_swiss_is_deterministic() -> None:
@@ -68,10 +74,14 @@ def test_swiss_is_deterministic() -> None:
 
 
 def test_swiss_balances_winds_from_history() -> None:
+    # With every player tied nothing outweighs winds: each keeps a wind spread <= 1.
     previous = generate_plan(players=16, rounds=2, seed=1)
-    tables = swiss_round(ranking=list(range(16)), previous=previous)
+    tables = swiss_session(players=list(range(16)), history=previous)
     q = quality([*previous, tables])
     assert q.wind_spread <= 1
+    # Under standings pressure a spread of 2 may be traded for rank, never 3.
+    tables = swiss_round(ranking=list(range(16)), previous=previous)
+    assert quality([*previous, tables]).wind_spread <= 2
 
 
 def test_swiss_rejects_bad_rankings() -> None:

@@ -55,7 +55,6 @@ Known limits
 from __future__ import annotations
 
 import random
-import time
 from collections.abc import Callable, Sequence
 
 from .core import (
@@ -70,7 +69,7 @@ from .csvplan import parse_plan_csv, plan_to_csv
 from .designs import design
 from .quality import Quality, quality
 from .search import greedy_round, improve
-from .swiss import swiss_round
+from .swiss import swiss_round, swiss_session
 from .winds import balance_winds, wind_counts
 
 __all__ = [
@@ -86,6 +85,7 @@ __all__ = [
     "substitutes_needed",
     "swap_players",
     "swiss_round",
+    "swiss_session",
     "validate_plan",
     "wind_counts",
 ]
@@ -105,14 +105,16 @@ def _group_ids(groups: Sequence[str | None] | None, players: int) -> list[int]:
     return [-1 if g is None or g == "" else ids.setdefault(g, len(ids)) for g in groups]
 
 
-def _labels(players: int, column: int, gid: list[int], rng: random.Random) -> list[int]:
+def _labels(
+    players: int, column: int, gid: list[int], rng: random.Random, size: int = 4
+) -> list[int]:
     """Design point -> player. Groups are packed into columns, whose members never meet in
     transversal rounds; without groups this is a random permutation."""
     members: dict[int, list[int]] = {}
     loose: list[int] = []
     for p, g in enumerate(gid):
         (members.setdefault(g, []) if g >= 0 else loose).append(p)
-    columns: list[list[int]] = [[] for _ in range(4)]
+    columns: list[list[int]] = [[] for _ in range(size)]
     big_first = sorted(members.values(), key=lambda ps: (-len(ps), ps[0]))
     for ps in big_first:
         rng.shuffle(ps)
@@ -129,6 +131,16 @@ def _labels(players: int, column: int, gid: list[int], rng: random.Random) -> li
     return [p for c in columns for p in c]
 
 
+def _partition(rnd: Sequence[Sequence[int]], players: int, size: int) -> list[list[int]] | None:
+    """The round's tables when it seats exactly players 0..players-1 at tables of `size`."""
+    tables = [list(t) for t in rnd]
+    if all(len(t) == size for t in tables) and sorted(p for t in tables for p in t) == list(
+        range(players)
+    ):
+        return tables
+    return None
+
+
 def generate_plan(
     *,
     players: int,
@@ -138,39 +150,63 @@ def generate_plan(
     separate_groups_rounds: int = 0,
     progress: Callable[[float], None] | None = None,
     time_budget: float = 8.0,
+    table_size: int = 4,
+    history: Sequence[Sequence[Sequence[int]]] = (),
 ) -> Plan:
     """Seat a whole tournament: `rounds` rounds for players 0..players-1, each table in seat
-    order E, S, W, N. `groups[p]` (club or country, None for none) keeps same-group players
-    apart in the first `separate_groups_rounds` rounds."""
-    check_player_count(players)
+    order E, S, W, N (E, S, W at tables of 3). `groups[p]` (club or country, None for none)
+    keeps same-group players apart in the first `separate_groups_rounds` rounds. `history`
+    holds sessions already played (a re-plan from session k): their meetings count as if in
+    the plan; indices outside 0..players-1 are players who have left. `time_budget` sets the
+    search's iteration count (no clock: the same arguments give the same plan anywhere)."""
+    if table_size not in (3, 4):
+        raise SeatingError("table_size must be 3 or 4")
+    check_player_count(players, table_size)
     if rounds < 1:
         raise SeatingError("at least one round is needed")
     gid = _group_ids(groups, players)
     separate = separate_groups_rounds if any(g >= 0 for g in gid) else 0
     rng = random.Random(seed)
-    built = design(players)
-    transversal = list(range(built.transversal))
-    recursive = list(range(built.transversal, len(built.rounds)))
-    rng.shuffle(transversal)
-    rng.shuffle(recursive)
-    order = transversal + recursive
-    if not separate:
-        rng.shuffle(order)
-    labels = _labels(players, built.columns, gid, rng)
+    size = table_size
+    past: Plan = [[list(t) for t in rnd] for rnd in history]
     plan: Plan = []
-    for i in order[:rounds]:
-        plan.append([[labels[p] for p in t] for t in built.rounds[i]()])
-    complete = len(plan) == (players - 1) // 3  # the design met (nearly) every pair
-    while len(plan) < rounds and complete and len(plan) > 1:
-        # Past the bound: repeating the design spreads repeats evenly, copies never adjacent.
-        plan.append([list(t) for t in plan[len(plan) - (players - 1) // 3]])
+    last = _partition(past[-1], players, size) if past else None
+    if last is not None:
+        # A re-plan after a full round: the design continues from it (its round 0 is seated
+        # as that round was), so the rounds after it meet none of its pairs.
+        built = design(players, size)
+        labels = [0] * players
+        for t, table in enumerate(built.rounds[0]()):
+            for p, q in zip(table, last[t], strict=True):
+                labels[p] = q
+        others = list(range(1, len(built.rounds)))
+        rng.shuffle(others)
+        for i in others[:rounds]:
+            plan.append([[labels[p] for p in t] for t in built.rounds[i]()])
+    elif not past:
+        built = design(players, size)
+        transversal = list(range(built.transversal))
+        recursive = list(range(built.transversal, len(built.rounds)))
+        rng.shuffle(transversal)
+        rng.shuffle(recursive)
+        order = transversal + recursive
+        if not separate:
+            rng.shuffle(order)
+        labels = _labels(players, built.columns, gid, rng, size)
+        for i in order[:rounds]:
+            plan.append([[labels[p] for p in t] for t in built.rounds[i]()])
+        bound = (players - 1) // (size - 1)
+        complete = len(plan) == bound  # the design met (nearly) every pair
+        while len(plan) < rounds and complete and len(plan) > 1:
+            # Past the bound: repeating the design spreads repeats evenly, copies never adjacent.
+            plan.append([list(t) for t in plan[len(plan) - bound]])
     while len(plan) < rounds:
-        plan.append(greedy_round(players, plan, rng))
+        plan.append(greedy_round(players, [*past, *plan], rng, size))
     for rnd in plan:
         rng.shuffle(rnd)
     if progress is not None:
         progress(0.05)
-    if players > 4:
+    if players > size:
         plan, _ = improve(
             plan,
             players=players,
@@ -178,8 +214,8 @@ def generate_plan(
             separate=separate,
             rng=rng,
             max_iterations=int(time_budget * _STEPS_PER_SECOND_PLAYER / players) + 1,
-            deadline=time.monotonic() + time_budget,
             progress=None if progress is None else (lambda f: progress(0.05 + 0.9 * f)),
+            history=past,
         )
     plan = balance_winds(plan)
     if progress is not None:

@@ -106,9 +106,9 @@ class Design:
     transversal: int
 
 
-def _transversal_rounds(m: int) -> list[RoundBuilder]:
+def _transversal_rounds(m: int, size: int = 4) -> list[RoundBuilder]:
     pp = _prime_power(m)
-    if pp is not None and m >= 4 and pp[1] > 1:
+    if pp is not None and m >= size and pp[1] > 1:
         field = _Field(*pp)
         add, mul, count = field.add, field.mul, m
     else:
@@ -119,12 +119,12 @@ def _transversal_rounds(m: int) -> list[RoundBuilder]:
         def mul(a: int, b: int) -> int:
             return a * b % m
 
-        count = min(m // _gcd(m, d) for d in (1, 2, 3))
+        count = min(m // _gcd(m, d) for d in range(1, size))
 
     def build(r: int) -> RoundBuilder:
         def make() -> Round:
-            shifts = [mul(r, x) for x in range(4)]
-            return [[i * m + add(t, shifts[i]) for i in range(4)] for t in range(m)]
+            shifts = [mul(r, x) for x in range(size)]
+            return [[i * m + add(t, shifts[i]) for i in range(size)] for t in range(m)]
 
         return make
 
@@ -137,21 +137,23 @@ def _gcd(a: int, b: int) -> int:
     return a
 
 
-def _column_rounds(m: int, sub: RoundBuilder) -> RoundBuilder:
-    """Seat the four columns side by side, each with the same sub-design round."""
+def _column_rounds(m: int, sub: RoundBuilder, size: int = 4) -> RoundBuilder:
+    """Seat the columns side by side, each with the same sub-design round."""
 
     def make() -> Round:
         inner = sub()
-        return [[i * m + p for p in table] for i in range(4) for table in inner]
+        return [[i * m + p for p in table] for i in range(size) for table in inner]
 
     return make
 
 
-def design(players: int) -> Design:
-    """The largest pair-disjoint set of rounds this module can build for `players` (4 | n)."""
-    m = players // 4
-    rounds = _transversal_rounds(m)
+def design(players: int, size: int = 4) -> Design:
+    """The largest pair-disjoint set of rounds this module can build for `players` at tables
+    of `size` (4, or 3 under three-player rules; size | players). Tables of three use three
+    columns and shifts 0, 1, 2 (m rounds for odd m, m/2 for even m over Z_m)."""
+    m = players // size
+    rounds = _transversal_rounds(m, size)
     transversal = len(rounds)
-    if m % 4 == 0 and m >= 4:
-        rounds += [_column_rounds(m, sub) for sub in design(m).rounds]
+    if m % size == 0 and m >= size:
+        rounds += [_column_rounds(m, sub, size) for sub in design(m, size).rounds]
     return Design(players=players, columns=m, rounds=rounds, transversal=transversal)

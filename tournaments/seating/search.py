@@ -14,7 +14,6 @@ a few random swaps. The best plan seen is returned.
 from __future__ import annotations
 
 import random
-import time
 from collections.abc import Callable, Sequence
 from itertools import combinations
 
@@ -25,29 +24,31 @@ GROUP = 3
 MOVERS = 8  # conflicting players tried per step; bounds the cost of a step on big fields
 
 
-def meet_lower_bound(players: int, rounds: int) -> int:
+def meet_lower_bound(players: int, rounds: int, size: int = 4) -> int:
     """Least possible sum of C(meetings, 2): meetings spread as evenly as possible over pairs."""
     pairs = players * (players - 1) // 2
-    total = rounds * players * 3 // 2
+    total = rounds * players * (size - 1) // 2
     q, rem = divmod(total, pairs)
     return rem * (q + 1) * q // 2 + (pairs - rem) * q * (q - 1) // 2
 
 
-def greedy_round(players: int, rounds: Sequence[Round], rng: random.Random) -> Round:
+def greedy_round(players: int, rounds: Sequence[Round], rng: random.Random, size: int = 4) -> Round:
     """One more round, table by table: each seat goes to a remaining player who has met the
-    table least so far (ties at random). A better start for the search than a random round."""
+    table least so far (ties at random). A better start for the search than a random round.
+    `rounds` may hold players outside 0..players-1 (who have left): they are ignored."""
     meet = [[0] * players for _ in range(players)]
     for rnd in rounds:
         for table in rnd:
             for a, b in combinations(table, 2):
-                meet[a][b] += 1
-                meet[b][a] += 1
+                if 0 <= a < players and 0 <= b < players:
+                    meet[a][b] += 1
+                    meet[b][a] += 1
     rest = list(range(players))
     rng.shuffle(rest)
     out: Round = []
     while rest:
         table = [rest.pop()]
-        while len(table) < 4:
+        while len(table) < size:
             scores = [sum(meet[p][u] for u in table) for p in rest]
             low = min(scores)
             table.append(rest.pop(scores.index(low)))
@@ -57,14 +58,33 @@ def greedy_round(players: int, rounds: Sequence[Round], rng: random.Random) -> R
 
 class _State:
     def __init__(
-        self, rounds: Sequence[Round], players: int, gid: Sequence[int], separate: int
+        self,
+        rounds: Sequence[Round],
+        players: int,
+        gid: Sequence[int],
+        separate: int,
+        history: Sequence[Round] = (),
     ) -> None:
         self.n = players
         self.tables = [[list(t) for t in rnd] for rnd in rounds]
+        self.size = len(self.tables[0][0])
         self.gid = list(gid)
         self.separate = separate
         self.where = [[0] * players for _ in self.tables]
         self.meet = [[0] * players for _ in range(players)]
+        # Earlier sessions (a re-plan from session k): their meetings count, and the last
+        # one's tables for back-to-back repeats; players who left (outside 0..n-1) are ignored.
+        self.before = [-1] * players
+        for h, rnd in enumerate(history):
+            for t, table in enumerate(rnd):
+                seated = [p for p in table if 0 <= p < players]
+                for a, b in combinations(seated, 2):
+                    self.meet[a][b] += 1
+                    self.meet[b][a] += 1
+                if h == len(history) - 1:
+                    for p in seated:
+                        self.before[p] = t
+        self.base = sum(m * (m - 1) // 2 for row in self.meet for m in row) // 2
         for r, rnd in enumerate(self.tables):
             for t, table in enumerate(rnd):
                 for p in table:
@@ -76,10 +96,13 @@ class _State:
 
     def full_cost(self) -> int:
         cost = sum(m * (m - 1) // 2 for row in self.meet for m in row) // 2
+        before = self.before
         for r, rnd in enumerate(self.tables):
             nxt = self.where[r + 1] if r + 1 < len(self.tables) else None
             for table in rnd:
                 for a, b in combinations(table, 2):
+                    if r == 0 and before[a] >= 0 and before[a] == before[b]:
+                        cost += CONSECUTIVE
                     if nxt is not None and nxt[a] == nxt[b]:
                         cost += CONSECUTIVE
                     if r < self.separate and self.gid[a] >= 0 and self.gid[a] == self.gid[b]:
@@ -92,11 +115,14 @@ class _State:
         meet, gid = self.meet, self.gid
         prev = self.where[r - 1] if r > 0 else None
         nxt = self.where[r + 1] if r + 1 < len(self.tables) else None
+        before = self.before if r == 0 else None
         grouped = r < self.separate
 
         def c(a: int, b: int) -> int:
             v = meet[a][b]
             if prev is not None and prev[a] == prev[b]:
+                v += CONSECUTIVE
+            if before is not None and before[a] >= 0 and before[a] == before[b]:
                 v += CONSECUTIVE
             if nxt is not None and nxt[a] == nxt[b]:
                 v += CONSECUTIVE
@@ -130,14 +156,15 @@ class _State:
                 continue
             cx = [c(x, v) for v in table]
             into_b = sum(cx)
-            inner = [0, 0, 0, 0]
-            for i, j in ((0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3)):
+            inner = [0] * len(table)
+            for i, j in combinations(range(len(table)), 2):
                 w = c(table[i], table[j])
                 inner[i] += w
                 inner[j] += w
             for j, y in enumerate(table):
                 into_a = sum(c(y, u) for u in others)
-                delta = into_a - leave_x + (into_b - cx[j]) - inner[j] + 6
+                # Each of the 2(size-1) pairs x and y leave had counted its own meeting.
+                delta = into_a - leave_x + (into_b - cx[j]) - inner[j] + 2 * (self.size - 1)
                 out.append((delta, y))
         return out
 
@@ -170,12 +197,14 @@ def improve(
     separate: int,
     rng: random.Random,
     max_iterations: int,
-    deadline: float,
     progress: Callable[[float], None] | None = None,
+    history: Sequence[Round] = (),
 ) -> tuple[Plan, int]:
-    """Search from `rounds`; return the best plan found and its cost."""
-    state = _State(rounds, players, gid, separate)
-    target = meet_lower_bound(players, len(rounds))
+    """Search from `rounds` (after the fixed `history`); return the best plan found and its
+    cost. Only the iteration count bounds it: no clock, so the result depends on the seed."""
+    state = _State(rounds, players, gid, separate, history)
+    size = len(rounds[0][0])
+    target = state.base if history else meet_lower_bound(players, len(rounds), size)
     best_cost = state.cost
     best = [[list(t) for t in rnd] for rnd in state.tables]
     tabu = [[0] * players for _ in rounds]
@@ -184,8 +213,6 @@ def improve(
     it = 0
     while state.cost > target and it < max_iterations:
         it += 1
-        if time.monotonic() > deadline:
-            break
         if progress is not None and it % 64 == 0:
             progress(it / max_iterations)
         if not pending:

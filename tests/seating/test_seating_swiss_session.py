@@ -1,0 +1,225 @@
+"""Swiss sessions on player ids (issue 17): drops, late arrivals, groups, tables of three,
+determinism without a clock, and the seating_swiss command for scripts (pure, no database)."""
+
+import json
+import random
+import subprocess
+import sys
+import time
+from itertools import combinations
+from pathlib import Path
+
+import pytest
+
+from tournaments.seating import SeatingError, generate_plan, quality, swiss_session
+from tournaments.seating.cli import answer
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def assert_seats_everyone(tables: list[list], players: list, size: int = 4) -> None:
+    assert all(len(t) == size for t in tables)
+    seated = [p for t in tables for p in t]
+    assert sorted(seated, key=str) == sorted(players, key=str)
+
+
+def pairs(tables: list[list]) -> set[frozenset]:
+    return {frozenset(pair) for t in tables for pair in combinations(t, 2)}
+
+
+def play(tables: list[list], points: dict, rng: random.Random) -> None:
+    """Random results as in ANCHORS.md: raw scores and uma by finishing place."""
+    uma = (15000, 5000, -5000, -15000)
+    for table in tables:
+        raws = sorted(rng.sample(range(-10000, 50001, 100), len(table)), reverse=True)
+        order = list(table)
+        rng.shuffle(order)
+        for place, (p, raw) in enumerate(zip(order, raws, strict=True)):
+            points[p] = points.get(p, 0) + raw - 25000 + uma[place]
+
+
+@pytest.mark.parametrize(("players", "size"), [(8, 4), (12, 3), (20, 4), (36, 4), (33, 3)])
+def test_every_session_seats_each_player_exactly_once(players: int, size: int) -> None:
+    rng = random.Random(players)
+    ids = [f"p{i}" for i in range(players)]
+    points: dict = {}
+    history: list = []
+    for _ in range(4):
+        tables = swiss_session(
+            players=ids, points=points, history=history, seed=players, table_size=size
+        )
+        assert_seats_everyone(tables, ids, size)
+        if history and players > 2 * size:  # two tables cannot avoid it
+            assert not pairs(tables) & pairs(history[-1])  # no back-to-back repeats
+        history.append(tables)
+        play(tables, points, rng)
+
+
+def test_drops_late_arrivals_and_substitutes() -> None:
+    # Issue 17: after a drop, history holds tables with players who left, and the session
+    # holds a late arrival and two substitutes never seated before; all are seated.
+    rng = random.Random(5)
+    ids = list(range(1, 17))
+    points: dict = {}
+    history: list = []
+    for _ in range(2):
+        tables = swiss_session(players=ids, points=points, history=history, seed=5)
+        history.append(tables)
+        play(tables, points, rng)
+    now = [p for p in ids if p not in (3, 7, 11)] + [17, 90, 91]  # 3 left, 1 late, 2 subs
+    groups = {90: "substitute", 91: "substitute"}
+    for _ in range(2):
+        tables = swiss_session(players=now, points=points, history=history, seed=5, groups=groups)
+        assert_seats_everyone(tables, now)
+        assert not any({90, 91} <= set(t) for t in tables)  # substitutes kept apart
+        assert not pairs(tables) & pairs(history[-1])
+        history.append(tables)
+        play(tables, points, rng)
+
+
+def test_groups_are_a_hard_rule_in_swiss() -> None:
+    # Issue 17: separate_by was accepted for Swiss and ignored; a club of 4 sat together.
+    ids = list(range(32))
+    groups = {p: f"club{p // 4}" for p in ids}  # players 0-3 are one club, and so on
+    points = {p: 1000 - p for p in ids}  # a club's members are neighbours in the standings
+    tables = swiss_session(players=ids, points=points, groups=groups, seed=1)
+    for t in tables:
+        labels = [groups[p] for p in t]
+        assert len(set(labels)) == len(labels), t
+
+
+def test_leaders_sit_together_when_nothing_keeps_them_apart() -> None:
+    ids = list(range(16))
+    points = {p: 100 - p for p in ids}
+    tables = swiss_session(players=ids, points=points)
+    assert [sorted(t) for t in tables] == [
+        [0, 1, 2, 3],
+        [4, 5, 6, 7],
+        [8, 9, 10, 11],
+        [12, 13, 14, 15],
+    ]
+
+
+def test_deterministic_under_an_artificially_slowed_clock(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Issue 17.2: budgets are iterations; a clock that jumps an hour per call changes nothing.
+    rng = random.Random(2)
+    ids = list(range(40))
+    history = generate_plan(players=40, rounds=3, seed=2)
+    points = {p: rng.randrange(-50000, 50000) for p in ids}
+
+    def run() -> tuple:
+        return (
+            swiss_session(players=ids, points=points, history=history, seed=9),
+            generate_plan(players=24, rounds=6, seed=9, time_budget=0.5),
+        )
+
+    before = run()
+    clock = [time.monotonic()]
+
+    def slow() -> float:
+        clock[0] += 3600.0
+        return clock[0]
+
+    monkeypatch.setattr(time, "monotonic", slow)
+    monkeypatch.setattr(time, "perf_counter", slow)
+    monkeypatch.setattr(time, "time", slow)
+    assert run() == before
+
+
+def test_replan_keeps_history() -> None:
+    # Issue 17.4: a random re-plan from session 2 avoids the pairs of session 1.
+    first = generate_plan(players=16, rounds=1, seed=4)
+    rest = generate_plan(players=16, rounds=4, seed=8, history=first)
+    whole = quality([*first, *rest])
+    assert whole.extra_meetings == 0
+    assert whole.consecutive_repeats == 0
+
+
+def test_replan_after_drops_ignores_players_who_left() -> None:
+    # 20 players for two rounds, then players 16-19 leave: the history keeps their tables.
+    first = generate_plan(players=20, rounds=2, seed=4)
+    rest = generate_plan(players=16, rounds=3, seed=1, history=first)
+    blind = generate_plan(players=16, rounds=3, seed=1)
+    assert all(sorted(p for t in rnd for p in t) == list(range(16)) for rnd in rest)
+    met_before = {frozenset(x) for rnd in first for t in rnd for x in combinations(t, 2)}
+
+    def repeats(plan: list) -> int:
+        return sum(frozenset(x) in met_before for r in plan for t in r for x in combinations(t, 2))
+
+    last = {frozenset(x) for t in first[-1] for x in combinations(t, 2)}
+    assert not last & {frozenset(x) for t in rest[0] for x in combinations(t, 2)}
+    assert repeats(rest) < repeats(blind)
+
+
+def test_three_player_plans_and_sessions() -> None:
+    # WDMC 2019 5.1: tables of three, seats East, South, West.
+    plan = generate_plan(players=27, rounds=6, seed=1, table_size=3)
+    q = quality(plan)
+    assert all(len(t) == 3 for rnd in plan for t in rnd)
+    assert q.extra_meetings == 0
+    assert q.wind_spread == 0  # six rounds: two full blocks of three winds
+    with pytest.raises(SeatingError, match="tables of 3"):
+        generate_plan(players=28, rounds=2, table_size=3)
+
+
+def test_impossible_requests_are_errors() -> None:
+    with pytest.raises(SeatingError, match="add 2 substitutes"):
+        swiss_session(players=list(range(6)))
+    with pytest.raises(SeatingError, match="twice"):
+        swiss_session(players=[1, 2, 3, 3])
+    assert "error" in answer('{"players": [1, 2, 3, 4, 5]}')
+    assert "table_size" in answer('{"players": [1, 2, 3], "table_size": 5}')["error"]
+    assert "unknown field" in answer('{"players": [1, 2, 3, 4], "round": 2}')["error"]
+    assert "points" in answer('{"players": [1, 2, 3, 4], "points": {"1": "x"}}')["error"]
+
+
+def test_command_answers_each_line_at_once_with_nothing_in_the_environment() -> None:
+    # Issue 17.7: one process serves a whole tournament; each answer is flushed before the
+    # next request is written, from a bare environment.
+    proc = subprocess.Popen(
+        [sys.executable, "manage.py", "seating_swiss"],
+        cwd=ROOT,
+        env={},
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    assert proc.stdin is not None and proc.stdout is not None
+    ids = list(range(101, 117))
+    history: list = []
+    points: dict = {}
+    rng = random.Random(3)
+    for _ in range(3):
+        request = {"players": ids, "history": history, "seed": 7}
+        if points:
+            request["points"] = {str(p): v for p, v in points.items()}
+        proc.stdin.write(json.dumps(request) + "\n")
+        proc.stdin.flush()
+        tables = json.loads(proc.stdout.readline())["tables"]
+        assert_seats_everyone(tables, ids)
+        history.append(tables)
+        play(tables, points, rng)
+    proc.stdin.write('{"players": [1, 2, 3, 4, 5]}\n')
+    proc.stdin.write('{"players": ["a", "b", "c"], "table_size": 3}\n')
+    proc.stdin.close()
+    rest = proc.stdout.read().splitlines()
+    assert proc.wait(timeout=30) == 0, proc.stderr.read() if proc.stderr else ""
+    assert "add 3 substitutes" in json.loads(rest[0])["error"]
+    assert sorted(json.loads(rest[1])["tables"][0]) == ["a", "b", "c"]
+    assert len(rest) == 2
+
+
+def test_command_default_table_size_option() -> None:
+    done = subprocess.run(
+        [sys.executable, "manage.py", "seating_swiss", "--table-size", "3"],
+        cwd=ROOT,
+        env={},
+        input='{"players": [1, 2, 3, 4, 5, 6], "seed": 1}\n',
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    tables = json.loads(done.stdout)["tables"]
+    assert_seats_everyone(tables, [1, 2, 3, 4, 5, 6], 3)
