@@ -43,10 +43,24 @@ class HandEntryForm(forms.Form):
     )
 
     def __init__(
-        self, *args: Any, players: list[str], offer_time_signal: bool = False, **kwargs: Any
+        self,
+        *args: Any,
+        players: list[str],
+        offer_time_signal: bool = False,
+        rules: Any = None,
+        **kwargs: Any,
     ) -> None:
         super().__init__(*args, **kwargs)
         self.players = players
+        if rules is not None:
+            # Outcomes the rules do not know are not offered (nagashi mangan and abortive
+            # draws are not in the EMA 2025 rules, for instance).
+            self.fields["outcome"].choices = [  # type: ignore[attr-defined]
+                (value, label)
+                for value, label in OUTCOMES
+                if (value != "nagashi" or rules.nagashi_mangan)
+                and (value != "abortive" or rules.abortive_draws != "none")
+            ]
         if offer_time_signal:
             # EMA 2025 7.4: the hand in progress when the 15-minutes-left signal sounded. Only
             # under rules with time_limit "ema" (the views decide); sent only when checked.

@@ -32,8 +32,9 @@ def replayed(game: Game, stored_hands: list[dict[str, Any]]) -> dict[str, Any]:
         return {}
 
 
-def table_state(game: Game) -> dict[str, Any]:
-    """Names, scores, round, honba and sticks as they stand now (for the always-visible bar).
+def table_state(game: Game, *, upto: int | None = None) -> dict[str, Any]:
+    """Names, scores, round, honba and sticks as they stand now (for the always-visible bar);
+    with `upto`, as they stood before hand `upto` (0-based) was played (a correction).
 
     Two queries (seats, hands) and no replay: the scores come from ``Game.summary``.
     """
@@ -41,7 +42,15 @@ def table_state(game: Game) -> dict[str, Any]:
     players = [str(s.player) for s in game.seats.select_related("player").order_by("seat")]
     stored_hands = [h.data for h in game.hands.order_by("number")]
     rules = load_ruleset(game.ruleset, game.rule_overrides or None)
-    result = replayed(game, stored_hands)
+    if upto is not None and upto < len(stored_hands):
+        stored_hands = stored_hands[:upto]
+        try:
+            record = game_record(game)
+            result = dict(replay({**record, "hands": record["hands"][:upto]})) if upto else {}
+        except RecordError:
+            result = {}
+    else:
+        result = replayed(game, stored_hands)
     hands = result.get("hands") or []
     scores = hands[-1]["scores"] if hands else [rules.start_points] * len(players)
     nxt: dict[str, Any] | None = (
@@ -126,8 +135,7 @@ def offers_time_signal(state: dict[str, Any], *, editing: int | None = None) -> 
 
 
 def describe_hand(hand: dict[str, Any], players: list[str]) -> str:
-    """One line a referee can read back: "Ron: Anna 3 han 30 fu from Ben"."""
-    outcome = hand.get("outcome")
+    """One line a referee can read back: "Ron: Anna 3 han 30 fu from Ben · riichi: Anna"."""
 
     def name(seat: Any) -> str:
         return players[seat] if isinstance(seat, int) and 0 <= seat < len(players) else "?"
@@ -141,6 +149,15 @@ def describe_hand(hand: dict[str, Any], players: list[str]) -> str:
             value = _("%(han)s han") % {"han": win.get("han")}
         return f"{name(win.get('winner'))} {value}"
 
+    riichi = [name(s) for s in hand.get("riichi", [])]
+    text = _what_happened(hand, name, win_text)
+    if riichi:
+        text += " · " + _("riichi: %(who)s") % {"who": ", ".join(riichi)}
+    return text
+
+
+def _what_happened(hand: dict[str, Any], name: Any, win_text: Any) -> str:
+    outcome = hand.get("outcome")
     if outcome == "ron":
         wins = ", ".join(win_text(w) for w in hand.get("wins", []))
         return _("Ron: %(wins)s from %(loser)s") % {"wins": wins, "loser": name(hand.get("loser"))}

@@ -18,6 +18,12 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("<int:game_id>/entry/hands/", views.game_add_hand, name="add_hand"),
     path("<int:game_id>/entry/last/", views.game_edit_last, name="edit_last"),
     path("<int:game_id>/entry/last/delete/", views.game_delete_last, name="delete_last"),
+    path("<int:game_id>/entry/hands/<int:number>/edit/", views.game_edit_hand, name="edit_hand"),
+    path(
+        "<int:game_id>/entry/hands/<int:number>/edit/preview/",
+        views.game_edit_preview,
+        name="edit_preview",
+    ),
     path("<int:game_id>/entry/finalize/", views.game_finalize, name="finalize"),
     path(
         "<int:game_id>/entry/hands/<int:number>/confirm/",

@@ -84,6 +84,7 @@ def _entry_context(game: Game, form: HandEntryForm | None = None, **extra: Any) 
     if form is None:
         form = HandEntryForm(
             players=state["players"],
+            rules=state["rules"],
             initial={"expected_version": game.version},
             offer_time_signal=offers_time_signal(state),
         )
@@ -200,15 +201,24 @@ def game_preview(request: HttpRequest, game_id: int) -> HttpResponse:
     game = _game_for_editing(request, game_id)
     state = table_state(game)
     form = HandEntryForm(
-        request.POST, players=state["players"], offer_time_signal=offers_time_signal(state)
+        request.POST,
+        players=state["players"],
+        rules=state["rules"],
+        offer_time_signal=offers_time_signal(state),
     )
+    return render(request, "scoring/_preview.html", _preview_context(game, state, form))
+
+
+def _preview_context(
+    game: Game, state: dict[str, Any], form: HandEntryForm, *, at: int | None = None
+) -> dict[str, Any]:
     context: dict[str, Any] = {"game": game, "state": state, "form": form}
     if form.is_valid():
         context["warnings"] = _tile_warnings(game, form, state)
         from scoring.services import preview
 
         try:
-            result = preview(game=game, hand=form.hand)
+            result = preview(game=game, hand=form.hand, at=at)
         except (ServiceError, RecordError) as exc:
             _apply_error(form, exc)
         else:
@@ -228,7 +238,7 @@ def game_preview(request: HttpRequest, game_id: int) -> HttpResponse:
                 and state["time_limit_ema"]
                 and not context["ends_game"]
             )
-    return render(request, "scoring/_preview.html", context)
+    return context
 
 
 @login_required
@@ -239,7 +249,10 @@ def game_add_hand(request: HttpRequest, game_id: int) -> HttpResponse:
     game = _game_for_editing(request, game_id)
     state = table_state(game)
     form = HandEntryForm(
-        request.POST, players=state["players"], offer_time_signal=offers_time_signal(state)
+        request.POST,
+        players=state["players"],
+        rules=state["rules"],
+        offer_time_signal=offers_time_signal(state),
     )
     if not form.is_valid():
         return render(request, "scoring/entry.html", _entry_context(game, form), status=400)
@@ -273,7 +286,10 @@ def _conflict(request: HttpRequest, game: Game, form: HandEntryForm) -> HttpResp
     data["expected_version"] = str(game.version)
     state = table_state(game)
     fresh = HandEntryForm(
-        data, players=state["players"], offer_time_signal=offers_time_signal(state)
+        data,
+        players=state["players"],
+        rules=state["rules"],
+        offer_time_signal=offers_time_signal(state),
     )
     fresh.is_valid()
     return render(
@@ -309,17 +325,35 @@ def _hand_initial(hand: dict[str, Any]) -> dict[str, Any]:
 
 @login_required
 def game_edit_last(request: HttpRequest, game_id: int) -> HttpResponse:
-    """Correct the last hand (with a reason, kept in the audit trail)."""
+    """Correct the last hand (kept for old links): the page of any hand's correction."""
     game = _game_for_editing(request, game_id)
-    state = table_state(game)
-    if not state["hands"]:
+    count = game.hands.count()
+    if not count:
         messages.error(request, _("There is no hand to edit yet."))
         return redirect("scoring:entry", game_id=game.pk)
-    last = state["hands"][-1]
+    return game_edit_hand(request, game_id, count)
+
+
+@login_required
+def game_edit_hand(request: HttpRequest, game_id: int, number: int) -> HttpResponse:
+    """Correct hand `number` (1-based, as listed), with a reason kept in the audit trail. The
+    scoreboard shows the table as it stood before that hand; the preview what it pays then;
+    later hands are replayed on top of the correction when it is saved."""
+    game = _game_for_editing(request, game_id)
+    full = table_state(game)
+    if not 1 <= number <= len(full["hands"]):
+        messages.error(request, _("There is no such hand to correct."))
+        return redirect("scoring:entry", game_id=game.pk)
+    index = number - 1
+    editing = full["hands"][index]
+    state = table_state(game, upto=index)
     reason_form = ReasonForm(request.POST or None, initial={"expected_version": game.version})
-    offer = offers_time_signal(state, editing=last["number"])
+    offer = offers_time_signal(full, editing=index)
+    status = 200
     if request.method == "POST":
-        form = HandEntryForm(request.POST, players=state["players"], offer_time_signal=offer)
+        form = HandEntryForm(
+            request.POST, players=state["players"], rules=state["rules"], offer_time_signal=offer
+        )
         if form.is_valid() and reason_form.is_valid():
             from scoring.services import correct_hand
 
@@ -327,7 +361,7 @@ def game_edit_last(request: HttpRequest, game_id: int) -> HttpResponse:
                 correct_hand(
                     actor=request.user,
                     game=game,
-                    number=last["number"],
+                    number=index,
                     hand=form.hand,
                     expected_version=form.cleaned_data["expected_version"],
                     reason=reason_form.cleaned_data["reason"],
@@ -335,13 +369,14 @@ def game_edit_last(request: HttpRequest, game_id: int) -> HttpResponse:
             except ConflictError:
                 # Show the current table; the form now carries the current version.
                 game.refresh_from_db()
-                state = table_state(game)
+                state = table_state(game, upto=index)
                 data = request.POST.copy()
                 data["expected_version"] = str(game.version)
                 form = HandEntryForm(
                     data,
                     players=state["players"],
-                    offer_time_signal=offers_time_signal(state, editing=last["number"]),
+                    rules=state["rules"],
+                    offer_time_signal=offers_time_signal(table_state(game), editing=index),
                 )
                 form.is_valid()
                 form.add_error(None, _("The game changed meanwhile; check the table and retry."))
@@ -359,19 +394,37 @@ def game_edit_last(request: HttpRequest, game_id: int) -> HttpResponse:
     else:
         form = HandEntryForm(
             players=state["players"],
-            initial={**_hand_initial(last["data"]), "expected_version": game.version},
+            rules=state["rules"],
+            initial={**_hand_initial(editing["data"]), "expected_version": game.version},
             offer_time_signal=offer,
         )
-        status = 200
     context = {
         "game": game,
         "state": state,
         "form": form,
         "seat_blocks": form.seat_blocks(),
         "reason_form": reason_form,
-        "editing": last,
+        "editing": editing,
+        "number": number,
+        "later": len(full["hands"]) - number,
     }
     return render(request, "scoring/edit_last.html", context, status=status)
+
+
+@login_required
+@require_POST
+def game_edit_preview(request: HttpRequest, game_id: int, number: int) -> HttpResponse:
+    """htmx: what the corrected hand `number` pays, from the table as it stood before it."""
+    game = _game_for_editing(request, game_id)
+    index = number - 1
+    state = table_state(game, upto=index)
+    form = HandEntryForm(
+        request.POST,
+        players=state["players"],
+        rules=state["rules"],
+        offer_time_signal=offers_time_signal(table_state(game), editing=index),
+    )
+    return render(request, "scoring/_preview.html", _preview_context(game, state, form, at=index))
 
 
 @login_required

@@ -152,10 +152,14 @@ def create_game(
     return game
 
 
-def preview(*, game: Game, hand: dict[str, Any]) -> dict[str, Any]:
-    """What the game would look like with `hand` appended; writes nothing."""
+def preview(*, game: Game, hand: dict[str, Any], at: int | None = None) -> dict[str, Any]:
+    """What the game would look like with `hand` appended; writes nothing. With `at`, `hand`
+    is put in place of hand `at` (a correction): only the hands before it count."""
+    record = game_record(game)
+    if at is not None:
+        record = {**record, "hands": record["hands"][:at]}
     try:
-        return dict(preview_hand(game_record(game), hand))
+        return dict(preview_hand(record, hand))
     except RecordError as error:
         raise engine_error(error) from error
 
