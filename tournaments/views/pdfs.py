@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import hashlib
+
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from tournaments import pdf, roles
 from tournaments.models import Session, Tournament
+from tournaments.standings import cache as standings_cache
 
 SESSION_DOCUMENTS = {
     "table-cards": pdf.table_cards_pdf,
@@ -43,4 +47,19 @@ def results_pdf(request: HttpRequest, slug: str) -> HttpResponse:
     published = tournament.status == Tournament.Status.PUBLISHED
     if not published and not roles.is_organiser(request.user, tournament):
         raise PermissionDenied(_("The results are not published yet."))
-    return _pdf_response(pdf.final_results_pdf(tournament), f"{slug}-results.pdf")
+    # Built once per standings version (and language, status and the heading's fields): a
+    # results PDF of 400 players takes seconds, and everyone downloads it at the prize-giving.
+    heading = "|".join(
+        str(v)
+        for v in (
+            tournament.status,
+            tournament.name,
+            tournament.city,
+            tournament.country,
+            tournament.starts_on,
+            tournament.ends_on,
+        )
+    )
+    part = f"results-pdf-{get_language()}-{hashlib.sha256(heading.encode()).hexdigest()[:16]}"
+    content = standings_cache.cached(tournament, part, lambda: pdf.final_results_pdf(tournament))
+    return _pdf_response(content, f"{slug}-results.pdf")
