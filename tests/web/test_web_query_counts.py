@@ -18,9 +18,9 @@ from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
-from rest_framework.authtoken.models import Token
 
 import scoring.tiles.adapter as tile_adapter
+from club.tokens import issue_token
 from scoring.models import Game, Hand
 from scoring.services import add_hand
 from tests.factories import (
@@ -164,8 +164,8 @@ def test_a_hand_from_the_page_replays_once_and_evaluates_its_tiles_once(
 def test_a_hand_over_the_api_replays_once_and_answers_without_reading_again(
     game: Game, referee: Any
 ) -> None:
-    token = Token.objects.create(user=referee)
-    client = Client(HTTP_AUTHORIZATION=f"Token {token.key}")
+    _token, key = issue_token(referee)
+    client = Client(HTTP_AUTHORIZATION=f"Token {key}")
     url = f"/api/v1/games/{game.pk}/hands/"
 
     def post(version: int, hand: dict[str, Any], tiles: str = "") -> Any:
@@ -176,7 +176,8 @@ def test_a_hand_over_the_api_replays_once_and_answers_without_reading_again(
             HTTP_IDEMPOTENCY_KEY=str(uuid.uuid4()),
         )
 
-    assert post(0, ron(winner=1, loser=2)).status_code == 201
+    first = post(0, ron(winner=1, loser=2))
+    assert first.status_code == 201, first.content
     tsumo = {"outcome": "tsumo", "riichi": [1], "wins": [{"winner": 1, "han": 3, "fu": 30}]}
     with (
         counted(engine_replay, "_run") as replays,
