@@ -98,15 +98,29 @@ def test_table_cards_and_score_sheets_have_three_seats(template):
     assert str(tables[0]["seats"][2].player) in text
 
 
-def test_generating_a_plan_for_tables_of_three_is_refused_with_the_way_out():
-    """The generators seat tables of 4 only: a request under three-player rules is refused
-    before anything is built (it could not be applied), naming the upload instead."""
-    from tournaments.models import SeatingPlan
+@pytest.mark.parametrize("mode", ["random", "swiss"])
+def test_a_sanma_tournament_gets_a_generated_plan_of_tables_of_three_that_applies(
+    mode, django_capture_on_commit_callbacks
+):
+    """WDMC 2019 5.1: random and Swiss plans seat tables of 3 under three-player rules (the
+    refusal pointing to the upload is gone; the upload still works, tests above)."""
+    from tournaments.models import SeatingPlan, Session
     from tournaments.services import request_seating_plan
 
     t, organiser = _sanma()
-    for mode in ("random", "swiss"):
-        with pytest.raises(ValidationFailed) as err:
-            request_seating_plan(actor=organiser, tournament=t, mode=mode)
-        assert err.value.field == "mode" and "round,table,east,south,west" in str(err.value)
-    assert not SeatingPlan.objects.filter(tournament=t).exists()
+    t.sessions_planned = 2
+    t.save(update_fields=["sessions_planned"])
+    with django_capture_on_commit_callbacks(execute=True):
+        plan = request_seating_plan(actor=organiser, tournament=t, mode=mode, seed=3)
+    plan.refresh_from_db()
+    assert plan.status == SeatingPlan.Status.DONE, plan.error
+    registrations = set(t.registrations.values_list("pk", flat=True))
+    assert len(plan.plan) == (2 if mode == "random" else 1)
+    for rnd in plan.plan:
+        assert all(len(table) == 3 for table in rnd)
+        assert sorted(p for table in rnd for p in table) == sorted(registrations)
+    sessions = apply_seating_plan(actor=organiser, plan=plan)
+    assert sessions[0].status == Session.Status.SEATED
+    seats = [[s.wind for s in table.seats.all()] for table in sessions[0].tables.all()]
+    assert seats == [[0, 1, 2], [0, 1, 2]]  # East, South, West
+    assert Game.objects.filter(table__session__in=sessions).count() == 2 * len(sessions)

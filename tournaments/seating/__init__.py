@@ -67,7 +67,7 @@ from .core import (
 )
 from .csvplan import parse_plan_csv, plan_to_csv
 from .designs import design
-from .quality import Quality, quality
+from .quality import Quality, quality, session_quality
 from .search import greedy_round, improve
 from .swiss import swiss_round, swiss_session
 from .winds import balance_winds, wind_counts
@@ -82,6 +82,7 @@ __all__ = [
     "parse_plan_csv",
     "plan_to_csv",
     "quality",
+    "session_quality",
     "substitutes_needed",
     "swap_players",
     "swiss_round",

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from itertools import combinations, pairwise
+from typing import Any
 
 from .core import Plan, SeatingError, validate_plan
 from .winds import wind_counts
@@ -42,10 +43,33 @@ class Quality:
         return "\n".join(lines)
 
 
-def quality(plan: Plan, *, ranking: Sequence[int] | None = None) -> Quality:
+def session_quality(
+    sessions: Sequence[Sequence[Sequence[Any]]], *, ranking: Sequence[Any] | None = None
+) -> Quality:
+    """Measure a whole tournament whose sessions may seat different players (drops, late
+    arrivals, substitutes): ids are any hashables; `players` counts everyone seated once.
+    Wind spread is over each player's own sessions."""
+    ids: dict[Any, int] = {}
+    for rnd in sessions:
+        for table in rnd:
+            for p in table:
+                ids.setdefault(p, len(ids))
+    plan = [[[ids[p] for p in t] for t in rnd] for rnd in sessions]
+    order = None
+    if ranking is not None:
+        seen = set(ranking)
+        order = [ids[p] for p in ranking if p in ids] + [i for p, i in ids.items() if p not in seen]
+    return quality(plan, ranking=order, strict=False)
+
+
+def quality(plan: Plan, *, ranking: Sequence[int] | None = None, strict: bool = True) -> Quality:
     """Measure `plan`. `ranking` (player indices, best first) is the standings the last round
-    was seated from; the rank spread of a table is its worst minus best position in it."""
-    n = validate_plan(plan)
+    was seated from; the rank spread of a table is its worst minus best position in it.
+    `strict=False` (session_quality) lets rounds seat only some of the players."""
+    if strict:
+        n = validate_plan(plan)
+    else:
+        n = 1 + max((p for rnd in plan for t in rnd for p in t), default=-1)
     opponents = [0] * n  # bit q set when the player has met q
     meetings: dict[tuple[int, int], int] = {}
     for rnd in plan:
@@ -61,7 +85,9 @@ def quality(plan: Plan, *, ranking: Sequence[int] | None = None) -> Quality:
     for before, after in pairwise(plan):
         where = {p: t for t, table in enumerate(before) for p in table}
         for table in after:
-            consecutive += sum(where[a] == where[b] for a, b in combinations(table, 2))
+            consecutive += sum(
+                where.get(a, -1) == where.get(b, -2) for a, b in combinations(table, 2)
+            )
     unmet: int | None = None
     if len(meetings) < pairs:
         for a in range(n):
@@ -79,15 +105,17 @@ def quality(plan: Plan, *, ranking: Sequence[int] | None = None) -> Quality:
             raise SeatingError(f"the ranking must list each player 0..{n - 1} exactly once")
         position = {p: i for i, p in enumerate(ranking)}
         last = plan[-1]
-        spreads = [max(position[p] for p in t) - min(position[p] for p in t) for t in last]
+        spreads = [max(position[p] for p in t) - min(position[p] for p in t) for t in last if t]
         spread = sum(spreads) / len(spreads)
     return Quality(
         players=n,
         rounds=len(plan),
         extra_meetings=extra,
-        extra_meetings_lower_bound=max(0, len(plan) * n * 3 // 2 - pairs),
+        extra_meetings_lower_bound=max(
+            0, sum(len(t) * (len(t) - 1) // 2 for rnd in plan for t in rnd) - pairs
+        ),
         max_meetings=max(meetings.values(), default=0),
-        wind_spread=max(max(c) - min(c) for c in counts),
+        wind_spread=max((max(c) - min(c) for c in counts if sum(c)), default=0),
         min_shared_opponents_unmet=unmet,
         consecutive_repeats=consecutive,
         rank_spread_mean=spread,

@@ -77,7 +77,9 @@ def request_seating_plan(
     """Record a plan request and have a worker build it (tournaments.tasks).
 
     Modes: "random" seats all remaining sessions with as few repeat opponents as possible;
-    "swiss" seats the next session by current standings. Poll `progress`/`status`.
+    "swiss" seats the next session by current standings. Both seat tables of 3 under
+    three-player rules (WDMC 2019 5.1) and keep earlier sessions as history (services/
+    seating_build.py). Poll `progress`/`status`.
     With the broker unreachable it raises ServiceUnavailable and saves nothing.
     """
     require_organiser(actor, tournament)
@@ -86,14 +88,6 @@ def request_seating_plan(
     if isinstance(seed, bool) or not isinstance(seed, int):
         raise ValidationFailed("seed must be an integer.", field="seed")
     options = _clean_options(mode, options, tournament)
-    if _table_size(tournament) != 4:
-        # The generators (tournaments.seating) seat tables of 4 only; refuse before a plan is
-        # built that cannot be applied. Uploaded plans take tables of 3.
-        raise ValidationFailed(
-            "Generated plans (random and Swiss) seat tables of 4; under three-player rules "
-            "(WDMC 2019 section 5) upload a plan with the columns round,table,east,south,west.",
-            field="mode",
-        )
     require_task_queue()
     plan = SeatingPlan.objects.create(
         tournament=tournament,
