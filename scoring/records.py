@@ -103,9 +103,91 @@ def game_record(game: Game, stored: StoredGame | None = None) -> dict[str, Any]:
     if penalties:
         record["penalties"] = penalties
     if game.substitutes:
-        # Only the format's keys (the services also keep who came in).
-        record["substitutes"] = [{"seat": x["seat"], "from": x["from"]} for x in game.substitutes]
+        # The format's keys, plus whom the substitute replaced (extension, issue 20): the
+        # player at that seat in ``players`` is the substitute who played.
+        replaced = {
+            p.pk: p
+            for p in Player.objects.filter(
+                pk__in=[x.get("replaced_player_id") for x in game.substitutes]
+            )
+        }
+        record["substitutes"] = [
+            {
+                "seat": x["seat"],
+                "from": x["from"],
+                **(
+                    {"replaces": player_label(replaced[x["replaced_player_id"]])}
+                    if x.get("replaced_player_id") in replaced
+                    else {}
+                ),
+            }
+            for x in game.substitutes
+        ]
+    if game.entry == Game.Entry.FINAL_SCORES:
+        # Extension (issue 20): the paper score sheet, so the record is the whole game.
+        scores, sticks = final_scores_of(game)
+        if scores:
+            record["final_scores"] = {"scores": scores, "riichi_sticks_left": sticks}
+    tournament_penalties = _tournament_penalties(game)
+    if tournament_penalties:
+        record["tournament_penalties"] = tournament_penalties
     return record
+
+
+def _first_session(tournament_id: int, player_id: int) -> int | None:
+    """The first session in which the player sat (seated, or in a game as a substitute)."""
+    from tournaments.models import Seat
+
+    numbers = list(
+        Seat.objects.filter(
+            table__session__tournament_id=tournament_id, player_id=player_id
+        ).values_list("table__session__number", flat=True)
+    ) + list(
+        GameSeat.objects.filter(
+            game__table__session__tournament_id=tournament_id, player_id=player_id
+        ).values_list("game__table__session__number", flat=True)
+    )
+    return min(numbers) if numbers else None
+
+
+def _tournament_penalties(game: Game) -> list[dict[str, Any]]:
+    """Extension (issue 20): the tournament penalties of this game's players (or the players
+    its substitutes replaced) in this session; a penalty without a session goes with the
+    player's first game of the tournament. Deducted from the standings, not the game."""
+    if game.table_id is None:
+        return []
+    from tournaments.models import Penalty
+
+    table = game.table
+    assert table is not None
+    session = table.session
+    seat_of = {gs.player_id: gs.seat for gs in GameSeat.objects.filter(game=game)}
+    replaced_ids = set()
+    for x in game.substitutes or []:
+        if x.get("replaced_player_id"):
+            seat_of[x["replaced_player_id"]] = x["seat"]
+            replaced_ids.add(x["replaced_player_id"])
+    out: list[dict[str, Any]] = []
+    penalties = Penalty.objects.filter(
+        tournament_id=session.tournament_id, player_id__in=list(seat_of), cancelled_at__isnull=True
+    ).order_by("created_at", "id")
+    for p in penalties:
+        if p.session_id is None:
+            if _first_session(session.tournament_id, p.player_id) != session.number:
+                continue
+        elif p.session_id != session.pk:
+            continue
+        entry: dict[str, Any] = {"seat": seat_of[p.player_id], "kind": p.kind, "points": p.points}
+        if p.player_id in replaced_ids:
+            entry["replaced"] = True  # the absent player the substitute at that seat replaced
+        if p.minutes_late is not None:
+            entry["minutes"] = p.minutes_late
+        if p.reason:
+            entry["reason"] = p.reason
+        if p.session_id is None:
+            entry["session"] = None
+        out.append(entry)
+    return out
 
 
 def compute_final(game: Game) -> dict[str, Any] | None:
@@ -180,6 +262,9 @@ class ImportTarget:
 
     table: Table | None = None
     club_night: ClubNight | None = None
+    # Issue 20: each record goes to the table of this tournament whose seated players it names
+    # (a substitute standing for the player named in ``replaces``), filling the seated game.
+    tournament: Any = None
 
 
 NAME_MAX = Player._meta.get_field("first_name").max_length or 100
@@ -201,7 +286,9 @@ def _checked_name(text: str, index: int) -> str:
     return text
 
 
-def _resolve_player(label: str, index: int = 0) -> Player:
+def resolve_player_label(label: str, index: int = 0, *, create: bool = True) -> Player | None:
+    """The player a record's name stands for: by EMA number, else a unique exact name; else
+    a new player (or None with ``create=False``)."""
     if len(label) > 2 * NAME_MAX + 20:  # a name, a space, a name and " (EMA number)"
         raise ValidationFailed(
             f"record {index}: a player is at most {2 * NAME_MAX + 20} characters.",
@@ -218,7 +305,46 @@ def _resolve_player(label: str, index: int = 0) -> Player:
     candidates = list(Player.objects.filter(first_name=first, last_name=last)[:2])
     if len(candidates) == 1 and (ema is None or not candidates[0].ema_number):
         return candidates[0]
+    if not create:
+        return None
     return Player.objects.create(first_name=first, last_name=last, ema_number=ema)
+
+
+def _resolve_player(label: str, index: int = 0) -> Player:
+    player = resolve_player_label(label, index)
+    assert player is not None
+    return player
+
+
+def _seated_table(
+    tournament: Any, record: Mapping[str, Any], players: Sequence[Player], index: int
+) -> Table:
+    """The tournament table seated with the record's players (seat = starting wind)."""
+    from tournaments.models import Seat
+
+    expected = [p.pk for p in players]
+    for sub in record.get("substitutes") or []:
+        replaced = resolve_player_label(str(sub.get("replaces") or ""), create=False)
+        if sub.get("replaces") and replaced is not None:
+            expected[int(sub["seat"])] = replaced.pk
+    candidates = (
+        Seat.objects.filter(table__session__tournament=tournament, wind=0, player_id=expected[0])
+        .select_related("table")
+        .order_by("table__session__number", "table__number")
+    )
+    for seat in candidates:
+        winds = list(
+            Seat.objects.filter(table=seat.table)
+            .order_by("wind")
+            .values_list("player_id", flat=True)
+        )
+        if winds == expected:
+            return seat.table
+    raise ValidationFailed(
+        f"record {index}: no table of this tournament is seated with these players",
+        field="players",
+        errors=[{"record": index, "field": "players", "message": "no such seated table"}],
+    )
 
 
 def _validate(record: Mapping[str, Any], index: int) -> dict[str, Any]:
@@ -246,7 +372,7 @@ def import_game_records(
     Raises ValidationFailed naming the record, hand and field of the first bad record.
     Each game is written by scoring.services.games.import_game_record (audit, follow-ups).
     """
-    if target.table is None and target.club_night is None:
+    if target.table is None and target.club_night is None and target.tournament is None:
         raise ValidationFailed("an imported game needs a table or a club night", field="target")
     if target.table is not None and len(records) > 1:
         raise ValidationFailed("a tournament table holds one game", field="records")
@@ -254,15 +380,24 @@ def import_game_records(
     from scoring.services.games import import_game_record
 
     games = []
+    used: set[int] = set()
     for index, (record, summary) in enumerate(zip(records, summaries, strict=True)):
         players = [_resolve_player(label, index) for label in record["players"]]
         if len({p.pk for p in players}) != len(players):
             raise ValidationFailed("a player sits twice at the table", field="players")
+        table = target.table
+        if target.tournament is not None:
+            table = _seated_table(target.tournament, record, players, index)
+            if table.pk in used:
+                raise ValidationFailed(
+                    f"record {index}: two records for the same table", field="records"
+                )
+            used.add(table.pk)
         games.append(
             import_game_record(
                 actor=actor,
                 record=dict(record),
-                table=target.table,
+                table=table,
                 club_night=target.club_night,
                 players=players,
                 finalize=summary["final"] is not None,

@@ -12,7 +12,29 @@ from .settle import settle
 from .validate import Record, parse_record
 
 
+def _sheet(rec: Record) -> dict[str, Any]:
+    """A paper score sheet (extension ``final_scores``): no hands, the results at once."""
+    assert rec.final_scores is not None
+    scores, sticks = rec.final_scores
+    final = final_results(
+        scores=scores,
+        rules=rec.rules,
+        riichi_sticks_left=sticks,
+        penalties=rec.penalties,
+        substitutes=rec.substitutes,
+    )
+    return {
+        "hands": [],
+        "final": final,
+        "ended_by": "final_scores",
+        "next": None,
+        "ruleset": rec.rules.id,
+    }
+
+
 def _run(rec: Record) -> dict[str, Any]:
+    if rec.final_scores is not None:
+        return _sheet(rec)
     rules = rec.rules
     scores = [rules.start_points] * rules.players
     state = START

@@ -23,7 +23,20 @@ from .rules import Ruleset, load_ruleset
 
 FORMAT = "riichi-game-record/1"
 OUTCOMES = ("ron", "tsumo", "draw", "nagashi", "abortive", "chombo")
-_TOP_KEYS = {"format", "ruleset", "rules", "players", "hands", "end", "penalties", "substitutes"}
+_TOP_KEYS = {
+    "format",
+    "ruleset",
+    "rules",
+    "players",
+    "hands",
+    "end",
+    "penalties",
+    "substitutes",
+    # Extensions (scoring/engine/README.md, issue 20): a paper score sheet, and the tournament
+    # penalties of the players of this game (deducted from standings, not from the game).
+    "final_scores",
+    "tournament_penalties",
+}
 _HAND_KEYS: dict[str, set[str]] = {
     "ron": {"loser", "wins"},
     "tsumo": {"wins"},
@@ -76,6 +89,8 @@ class Record:
     end: str
     penalties: tuple[Mapping[str, object], ...]
     substitutes: tuple[Mapping[str, object], ...]
+    # A paper score sheet (extension): the final table scores and riichi sticks left.
+    final_scores: tuple[tuple[int, ...], int] | None = None
 
 
 class _Checker:
@@ -261,6 +276,55 @@ def _check_penalties(c: _Checker, raw: object) -> tuple[Mapping[str, object], ..
     return tuple(raw)
 
 
+def _check_final_scores(
+    c: _Checker, raw: object, hands: Sequence[object]
+) -> tuple[tuple[int, ...], int] | None:
+    """Extension: ``{"scores": [...], "riichi_sticks_left": n}`` of a paper score sheet; the
+    sheet replaces the hands, so a record has one or the other."""
+    if raw is None:
+        return None
+    if not isinstance(raw, Mapping):
+        raise c.fail("final_scores", 'final_scores must be {"scores": [...], ...}')
+    unknown = sorted(set(raw) - {"scores", "riichi_sticks_left"})
+    if unknown:
+        raise c.fail(f"final_scores.{unknown[0]}", f"unknown key {unknown[0]!r}")
+    if hands:
+        raise c.fail("final_scores", "a record has hands or final scores, not both")
+    scores = raw.get("scores")
+    if (
+        not isinstance(scores, Sequence)
+        or isinstance(scores, str)
+        or len(scores) != c.rules.players
+        or any(as_int(s) is None for s in scores)
+    ):
+        raise c.fail("final_scores.scores", f"need {c.rules.players} integer scores")
+    sticks = as_int(raw.get("riichi_sticks_left", 0))
+    if sticks is None or sticks < 0:
+        raise c.fail("final_scores.riichi_sticks_left", "must be a non-negative integer")
+    return tuple(int(s) for s in scores), sticks
+
+
+def _check_tournament_penalties(c: _Checker, raw: object) -> None:
+    """Extension: ``[{"seat", "kind", "points", ...}]``: a tournament penalty of the player at
+    ``seat`` (or the player a substitute there replaced), deducted from the standings (EMA
+    2025 6.1.4); it does not change this game's results."""
+    if raw is None:
+        return
+    if not isinstance(raw, Sequence) or isinstance(raw, str):
+        raise c.fail("tournament_penalties", "tournament_penalties must be a list")
+    for i, p in enumerate(raw):
+        field = f"tournament_penalties[{i}]"
+        if not isinstance(p, Mapping):
+            raise c.fail(field, "a tournament penalty must be an object")
+        seat, points = as_int(p.get("seat")), as_int(p.get("points"))
+        if seat is None or not 0 <= seat < c.rules.players:
+            raise c.fail(f"{field}.seat", f"seat must be 0..{c.rules.players - 1}")
+        if points is None or points <= 0:
+            raise c.fail(f"{field}.points", "points must be a positive integer")
+        if not isinstance(p.get("kind"), str) or not p.get("kind"):
+            raise c.fail(f"{field}.kind", "kind must be a text")
+
+
 def _check_one_signal(hands: Sequence[Hand]) -> None:
     """EMA 2025 7.4: one 15-minute signal per session, so at most one hand is marked."""
     marked = [i for i, h in enumerate(hands) if h.time_signal]
@@ -311,6 +375,12 @@ def parse_record(record: Mapping[str, object]) -> Record:
     if not isinstance(substitutes, Sequence) or isinstance(substitutes, str):
         raise c.fail("substitutes", "substitutes must be a list")
     parse_substitutes(substitutes, rules)
+    for i, sub in enumerate(substitutes):
+        replaces = sub.get("replaces") if isinstance(sub, Mapping) else None
+        if replaces is not None and not isinstance(replaces, str):
+            raise c.fail(f"substitutes[{i}].replaces", "replaces is the absent player's name")
+    final_scores = _check_final_scores(c, record.get("final_scores"), hands)
+    _check_tournament_penalties(c, record.get("tournament_penalties"))
     parsed = tuple(parse_hand(h, i, rules) for i, h in enumerate(hands))
     _check_one_signal(parsed)
     return Record(
@@ -320,4 +390,5 @@ def parse_record(record: Mapping[str, object]) -> Record:
         end=str(end),
         penalties=_check_penalties(c, record.get("penalties")),
         substitutes=tuple(substitutes),
+        final_scores=final_scores,
     )

@@ -298,14 +298,20 @@ def import_game_record(
             "time (EMA 2025 7.4).",
             field="finalize",
         )
-    game = create_game(
-        actor=actor,
-        players=players,
-        ruleset=record["ruleset"],
-        rule_overrides=record.get("rules") or None,
-        table=table,
-        club_night=club_night,
-    )
+    substitutes = _record_substitutes(record, players)
+    sheet = record.get("final_scores")
+    seated = _seated_empty_game(actor, table, record, players, substitutes)
+    if seated is not None:
+        game = seated  # issue 20: fill the game the seating created
+    else:
+        game = create_game(
+            actor=actor,
+            players=players,
+            ruleset=record["ruleset"],
+            rule_overrides=record.get("rules") or None,
+            table=table,
+            club_night=club_night,
+        )
     Hand.objects.bulk_create(
         [
             Hand(game=game, number=i, data=h, entered_by=_user_or_none(actor))
@@ -323,6 +329,19 @@ def import_game_record(
             points=_penalty_points(p, rules),
             note=p.get("note", ""),
         )
+    if isinstance(sheet, Mapping):
+        # Extension (issue 20): a paper score sheet.
+        game.entry = Game.Entry.FINAL_SCORES
+        game.final_scores = {
+            "scores": list(sheet["scores"]),
+            "riichi_sticks_left": int(sheet.get("riichi_sticks_left") or 0),
+        }
+        game.save(update_fields=["entry", "final_scores"])
+    if substitutes:
+        for sub in substitutes:
+            GameSeat.objects.filter(game=game, seat=sub["seat"]).update(player_id=sub["player_id"])
+        _register_substitutes(game, substitutes)
+    _import_tournament_penalties(actor, game, record, players, substitutes)
     from .confirmations import needs_confirmation
 
     if hands and needs_confirmation(actor, game):
@@ -330,7 +349,7 @@ def import_game_record(
         game.hands.update(confirmed=False)
         game.confirmed = False
     game.end = end
-    game.substitutes = list(record.get("substitutes") or [])
+    game.substitutes = substitutes or list(record.get("substitutes") or [])
     fields = ["end", "substitutes", "confirmed"]
     if finalize:
         game.status = Game.Status.FINISHED
@@ -346,6 +365,126 @@ def import_game_record(
         **audit_scope(game),
     )
     return game
+
+
+def _record_substitutes(
+    record: Mapping[str, Any], players: Sequence[Player]
+) -> list[dict[str, Any]]:
+    """The record's substitutes with the players (extension ``replaces``, issue 20): the
+    substitute is the player at the seat, ``replaces`` names the absent player."""
+    from scoring.records import resolve_player_label
+
+    out: list[dict[str, Any]] = []
+    for i, sub in enumerate(record.get("substitutes") or []):
+        entry = {"seat": sub["seat"], "from": sub["from"]}
+        if sub.get("replaces"):
+            replaced = resolve_player_label(str(sub["replaces"]), create=False)
+            if replaced is None:
+                raise ValidationFailed(
+                    f"substitutes[{i}].replaces: no player {sub['replaces']!r}.",
+                    field=f"substitutes[{i}].replaces",
+                )
+            entry["player_id"] = players[sub["seat"]].pk
+            entry["replaced_player_id"] = replaced.pk
+        out.append(entry)
+    return out if any("replaced_player_id" in e for e in out) else []
+
+
+def _seated_empty_game(
+    actor: Any,
+    table: Table | None,
+    record: Mapping[str, Any],
+    players: Sequence[Player],
+    substitutes: Sequence[Mapping[str, Any]],
+) -> Game | None:
+    """The game the seating created at ``table``, if it is still empty (issue 20: import fills
+    it); the record's players must be the seated ones, a substitute in the seat it replaced."""
+    if table is None:
+        return None
+    game = Game.objects.filter(table=table).first()
+    if game is None:
+        return None
+    if (
+        game.hands.exists()
+        or game.final_scores
+        or game.status != Game.Status.IN_PROGRESS
+        or game.penalties.exists()
+    ):
+        raise ValidationFailed("This table already has a game.", field="table")
+    if actor is not None:
+        from club.errors import PermissionDenied
+        from tournaments.roles import is_referee
+
+        if not is_referee(actor, table.session.tournament_id):
+            raise PermissionDenied("Only the tournament's referees may import its games.")
+    if record["ruleset"] != game.ruleset or (record.get("rules") or {}) != (
+        game.rule_overrides or {}
+    ):
+        raise ValidationFailed(
+            "The record's rules are not the rules of this table's game.", field="ruleset"
+        )
+    replaced = {s["seat"]: s["replaced_player_id"] for s in substitutes}
+    seated = dict(GameSeat.objects.filter(game=game).values_list("seat", "player_id"))
+    expected = {seat: replaced.get(seat, pid) for seat, pid in seated.items()}
+    given = {seat: p.pk for seat, p in enumerate(players)}
+    given.update(replaced)
+    if expected != given:
+        raise ValidationFailed(
+            "The record's players are not the players seated at this table.", field="players"
+        )
+    return game
+
+
+def _register_substitutes(game: Game, substitutes: Sequence[Mapping[str, Any]]) -> None:
+    """A substitute needs a (substitute) registration to be shown in the standings."""
+    if game.table_id is None:
+        return
+    from tournaments.models import Registration
+
+    tournament_id = game.table.session.tournament_id  # type: ignore[union-attr]
+    for sub in substitutes:
+        Registration.objects.get_or_create(
+            tournament_id=tournament_id,
+            player_id=sub["player_id"],
+            defaults={"is_substitute": True},
+        )
+
+
+def _import_tournament_penalties(
+    actor: Any,
+    game: Game,
+    record: Mapping[str, Any],
+    players: Sequence[Player],
+    substitutes: Sequence[Mapping[str, Any]],
+) -> None:
+    """Extension ``tournament_penalties`` (issue 20): back into the tournament's penalties."""
+    entries = record.get("tournament_penalties") or []
+    if not entries:
+        return
+    if game.table_id is None:
+        raise ValidationFailed(
+            "Tournament penalties belong to a tournament game.", field="tournament_penalties"
+        )
+    from tournaments.models import Penalty
+
+    session = game.table.session  # type: ignore[union-attr]
+    replaced = {s["seat"]: s["replaced_player_id"] for s in substitutes}
+    for p in entries:
+        seat = int(p["seat"])
+        player_id = replaced[seat] if p.get("replaced") and seat in replaced else players[seat].pk
+        Penalty.objects.create(
+            tournament_id=session.tournament_id,
+            session=None if "session" in p and p["session"] is None else session,
+            player_id=player_id,
+            kind=p["kind"],
+            points=int(p["points"]),
+            minutes_late=p.get("minutes"),
+            reason=p.get("reason") or "imported with the game record",
+            assigned_by=_user_or_none(actor),
+        )
+    from tournaments.services._common import enqueue_standings
+
+    enqueue_standings(session.tournament_id)
 
 
 def _penalty_points(penalty: Mapping[str, Any], rules: Ruleset) -> int:

@@ -142,15 +142,19 @@ def test_export_games_command_writes_records(tmp_path):
     call_command(
         "export_games", t.slug, "--output", str(tmp_path), stdout=io.StringIO(), stderr=err
     )
-    assert [p.name for p in tmp_path.iterdir()] == ["s01-t001.json"]
-    assert "s02-t001: final scores only" in err.getvalue()
+    # Issue 20: the paper-sheet game is written too, as its final_scores.
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["s01-t001.json", "s02-t001.json"]
+    assert err.getvalue() == ""
     record = json.loads((tmp_path / "s01-t001.json").read_text())
     assert replay(record)["final"] is not None
+    sheet = json.loads((tmp_path / "s02-t001.json").read_text())
+    assert sheet["hands"] == [] and sheet["final_scores"]["scores"] == [30000] * 4
+    assert replay(sheet)["final"]["result"] == [0, 0, 0, 0]  # EMA 2025 3.7.1: a 4-way tie
     out = tmp_path / "all.json"
     call_command(
         "export_games", t.slug, "--output", str(out), stdout=io.StringIO(), stderr=io.StringIO()
     )
-    assert json.loads(out.read_text()) == [record]
+    assert json.loads(out.read_text()) == [record, sheet]
 
 
 def _full_tournament():

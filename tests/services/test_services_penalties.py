@@ -6,7 +6,9 @@ import pytest
 
 from club.audit import audit_for_game, audit_for_tournament
 from club.errors import PermissionDenied, ValidationFailed
+from club.models import Player
 from scoring.models import Game
+from scoring.records import player_label
 from scoring.services import add_hand, finalize_game, game_record
 from tests.factories import (
     GameFactory,
@@ -212,7 +214,11 @@ def test_substitute_from_start(tournament, referee, game):
     ]
     assert game.seats.get(seat=2).player == sub  # who plays; the Seat keeps the registered one
     assert game.table.seats.get(wind=2).player_id == absent
-    assert game_record(game)["substitutes"] == [{"seat": 2, "from": "start"}]
+    # Issue 20: the record says whom the substitute (the player at seat 2) replaced.
+    absent_player = Player.objects.get(pk=absent)
+    assert game_record(game)["substitutes"] == [
+        {"seat": 2, "from": "start", "replaces": player_label(absent_player)}
+    ]
     assert Registration.objects.get(tournament=tournament, player=sub).is_substitute
     for v, hand in enumerate(non_dealer_rons(8), start=game.version):
         game = add_hand(actor=referee, game=game, hand=hand, expected_version=v)

@@ -1,8 +1,9 @@
 """Write a tournament's games as game records (formats/game-record.md).
 
 `manage.py export_games <tournament> --output DIR-or-FILE`: a directory gets one file per game
-(`s01-t001.json`), any other path one JSON list of records. Paper-sheet games (final scores
-only) have no hands and cannot be written as game records; they are listed and skipped.
+(`s01-t001.json`), any other path one JSON list of records. Every game is written: a
+paper-sheet game as its `final_scores`, substitutes with whom they replaced, and the players'
+tournament penalties (extensions of the format, scoring/engine/README.md, issue 20).
 """
 
 from __future__ import annotations
@@ -37,9 +38,6 @@ class Command(BaseCommand):
         for game in games:
             assert game.table is not None
             name = f"s{game.table.session.number:02d}-t{game.table.number:03d}"
-            if game.entry == Game.Entry.FINAL_SCORES:
-                self.stderr.write(f"{name}: final scores only, no game record; skipped")
-                continue
             records.append((name, game_record(game)))
         output = Path(options["output"])
         if output.is_dir():

@@ -1,6 +1,8 @@
 """Import game records into a club night or a tournament table.
 
-`manage.py import_games FILE... (--club SLUG [--date D] | --club-night ID | --table ID)`.
+`manage.py import_games FILE... (--club SLUG [--date D] | --club-night ID | --table ID |
+--tournament SLUG)`. With --tournament each record fills the empty game of the table seated
+with its players (a substitute stands for the player its `replaces` names), issue 20.
 
 Each file holds one record or a list of records. Every record is checked by the engine first;
 one bad record (named with its file, hand and field) imports nothing.
@@ -30,6 +32,10 @@ class Command(BaseCommand):
         where.add_argument("--club", help="club slug: the games go to a club night")
         where.add_argument("--club-night", type=int, help="club night id")
         where.add_argument("--table", type=int, help="tournament table id (one game)")
+        where.add_argument(
+            "--tournament",
+            help="tournament slug or id: each record fills the seated table of its players",
+        )
         parser.add_argument("--date", help="club night date with --club (default today)")
 
     def handle(self, *args: Any, **options: Any) -> None:
@@ -59,6 +65,10 @@ class Command(BaseCommand):
         self.stdout.write(f"imported {len(games)} games")
 
     def _target(self, options: dict[str, Any]) -> ImportTarget:
+        if options.get("tournament"):
+            from ._lookup import tournament_named
+
+            return ImportTarget(tournament=tournament_named(options["tournament"]))
         if options["table"]:
             table = Table.objects.filter(pk=options["table"]).first()
             if table is None:
