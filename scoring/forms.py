@@ -223,3 +223,49 @@ def field_for_engine_error(path: str, hand: dict[str, Any]) -> str | None:
     if head in _TOP_LEVEL_FIELDS:
         return "winners" if head == "wins" else head
     return None
+
+
+class PaperSheetForm(forms.Form):
+    """A table that played on paper: the final scores from its sheet (EMA 2025 7.5), riichi
+    sticks left on the table and, under rules with a chombo deduction, each player's chombos."""
+
+    riichi_sticks_left = forms.IntegerField(
+        min_value=0, max_value=40, initial=0, label=_("Riichi sticks left on the table")
+    )
+    expected_version = forms.IntegerField(
+        min_value=0, max_value=2**31 - 1, widget=forms.HiddenInput
+    )
+
+    def __init__(
+        self, *args: Any, players: list[str], chombo_points: int | None, **kwargs: Any
+    ) -> None:
+        super().__init__(*args, **kwargs)
+        self.players = players
+        for seat, name in enumerate(players):
+            self.fields[f"score_{seat}"] = forms.IntegerField(
+                min_value=-500_000, max_value=500_000, label=name
+            )
+            if chombo_points is not None:
+                self.fields[f"chombo_{seat}"] = forms.IntegerField(
+                    min_value=0, max_value=5, initial=0, required=False, label=name
+                )
+
+    def rows(self) -> list[dict[str, Any]]:
+        return [
+            {"score": self[f"score_{seat}"], "chombo": self[f"chombo_{seat}"]}
+            if f"chombo_{seat}" in self.fields
+            else {"score": self[f"score_{seat}"], "chombo": None}
+            for seat in range(len(self.players))
+        ]
+
+    def scores(self) -> list[int]:
+        return [int(self.cleaned_data[f"score_{seat}"]) for seat in range(len(self.players))]
+
+    def chombos(self) -> list[int] | None:
+        if "chombo_0" not in self.fields:
+            return None
+        return [
+            seat
+            for seat in range(len(self.players))
+            for _ in range(int(self.cleaned_data.get(f"chombo_{seat}") or 0))
+        ]

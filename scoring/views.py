@@ -18,7 +18,13 @@ from django.views.decorators.http import require_POST
 from club.errors import ConflictError, ServiceError
 from club.errors import PermissionDenied as ServicePermissionDenied
 from scoring.engine import RecordError
-from scoring.forms import HandEntryForm, ReasonForm, VersionForm, field_for_engine_error
+from scoring.forms import (
+    HandEntryForm,
+    PaperSheetForm,
+    ReasonForm,
+    VersionForm,
+    field_for_engine_error,
+)
 from scoring.models import Game
 from scoring.selectors import WINDS, offers_time_signal, table_state
 from tournaments import roles
@@ -425,6 +431,71 @@ def game_edit_preview(request: HttpRequest, game_id: int, number: int) -> HttpRe
         offer_time_signal=offers_time_signal(table_state(game), editing=index),
     )
     return render(request, "scoring/_preview.html", _preview_context(game, state, form, at=index))
+
+
+@login_required
+def game_paper_sheet(request: HttpRequest, game_id: int) -> HttpResponse:
+    """A table that played on paper: enter the final scores from its score sheet (EMA 2025
+    7.5), the riichi sticks left and the chombos; the engine checks the scores add up and
+    applies uma, oka and the sticks (EMA 2025 3.7)."""
+    game = _game_for_editing(request, game_id)
+    state = table_state(game)
+    rules = state["rules"]
+    chombo_points = rules.chombo.points if rules.chombo.mode == "penalty" else None
+    stored = game.final_scores or {}
+    initial: dict[str, Any] = {
+        "expected_version": game.version,
+        "riichi_sticks_left": stored.get("riichi_sticks_left", 0),
+    }
+    for seat, score in enumerate(stored.get("scores") or []):
+        initial[f"score_{seat}"] = score
+    for penalty in game.penalties.filter(kind="chombo"):
+        key = f"chombo_{penalty.seat}"
+        initial[key] = initial.get(key, 0) + 1
+    form = PaperSheetForm(
+        request.POST or None,
+        players=state["players"],
+        chombo_points=chombo_points,
+        initial=initial,
+    )
+    status = 200
+    if request.method == "POST":
+        status = 400
+        if form.is_valid():
+            from scoring.services import enter_final_scores
+
+            try:
+                enter_final_scores(
+                    actor=request.user,
+                    game=game,
+                    scores=form.scores(),
+                    riichi_sticks_left=form.cleaned_data["riichi_sticks_left"],
+                    chombos=form.chombos(),
+                    expected_version=form.cleaned_data["expected_version"],
+                )
+            except ConflictError:
+                form.add_error(None, _("The game changed meanwhile; check the table and retry."))
+                status = 409
+            except ServicePermissionDenied as exc:
+                raise PermissionDenied(exc.message) from exc
+            except (ServiceError, RecordError) as exc:
+                field = getattr(exc, "field", None) or ""
+                message = getattr(exc, "message", None) or str(exc)
+                target = "riichi_sticks_left" if "riichi" in field else None
+                form.add_error(target, message)
+            else:
+                messages.success(
+                    request, _("Final scores saved. Check the result, then finalize the game.")
+                )
+                return redirect("scoring:entry", game_id=game.pk)
+    context = {
+        "game": game,
+        "state": state,
+        "form": form,
+        "chombo_points": chombo_points,
+        "total": rules.start_points * len(state["players"]),
+    }
+    return render(request, "scoring/paper_sheet.html", context, status=status)
 
 
 @login_required

@@ -46,11 +46,15 @@ def enter_final_scores(
     riichi_sticks_left: int = 0,
     expected_version: int,
     reason: str = "",
+    chombos: list[int] | None = None,
 ) -> Game:
     """Store the table scores from a paper score sheet; the engine checks they add up.
 
     Uma, oka and leftover riichi sticks are applied by the engine (EMA 2025 3.7). A game that
-    already has hands cannot switch to final-scores entry.
+    already has hands cannot switch to final-scores entry. `chombos` lists the seat of each
+    chombo on the sheet (one entry per chombo): under rules whose chombo is a deduction after
+    uma (EMA 2025: 20,000) each becomes a penalty of the game; `None` keeps those on file.
+    Under rules where a chombo is paid at the table, the sheet's scores already hold it.
     """
     from .games import game_snapshot, save_written_game
 
@@ -68,16 +72,35 @@ def enter_final_scores(
         final_results(scores=list(scores), rules=rules, riichi_sticks_left=riichi_sticks_left)
     except RecordError as error:
         raise engine_error(error) from error
+    seats = len(scores)
+    if chombos is not None:
+        if not isinstance(chombos, list | tuple) or not all(
+            isinstance(c, int) and not isinstance(c, bool) and 0 <= c < seats for c in chombos
+        ):
+            raise ValidationFailed(f"chombos lists seats 0 to {seats - 1}.", field="chombos")
+        if chombos and rules.chombo.mode != "penalty":
+            raise ValidationFailed(
+                "Under these rules a chombo is paid at the table: the sheet's scores hold it.",
+                field="chombos",
+            )
     before = game_snapshot(game)
     game.entry = Game.Entry.FINAL_SCORES
     game.final_scores = {"scores": list(scores), "riichi_sticks_left": riichi_sticks_left}
+    if chombos is not None:
+        GamePenalty.objects.filter(game=game, kind="chombo").delete()
+        GamePenalty.objects.bulk_create(
+            [
+                GamePenalty(game=game, seat=seat, kind="chombo", points=rules.chombo.points)
+                for seat in chombos
+            ]
+        )
     save_written_game(game, fields=["entry", "final_scores"])
     record_audit(
         actor=actor,
         action="game.final_scores",
         obj=game,
         before=before,
-        after=game_snapshot(game),
+        after={**game_snapshot(game), "chombos": list(chombos or [])},
         reason=reason,
         **audit_scope(game),
     )
