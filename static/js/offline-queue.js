@@ -187,7 +187,8 @@
     return template.replace("987654321", String(game));
   }
 
-  /* A sender for one referee: options {user, hands_api, entry, csrf, onCsrf}.
+  /* A sender for one referee: options {user, hands_api, entry, csrf, onCsrf, checkUser}
+   * (checkUser: first make sure the browser is still logged in as `user`; the worker's case).
    * flush() resolves to {sent, lastVersion: {game: version}, error}: error is true when the
    * connection failed on the way (the hands stay, with their keys, for the next try). */
   function sender(options) {
@@ -333,6 +334,25 @@
         });
     }
 
+    // Who the browser is logged in as now, from the entry page (its offline-config), with a
+    // fresh CSRF token: the worker sends nothing for a referee who is no longer logged in.
+    function loggedIn(game) {
+      return fetch(gameUrl(options.entry, game), {
+        credentials: "same-origin",
+        cache: "no-store",
+        redirect: "manual",
+      })
+        .then(function (response) {
+          return response.ok ? response.text() : "";
+        })
+        .then(function (html) {
+          var found = /<script id="offline-config" type="application\/json">([^<]*)<\/script>/.exec(html);
+          var csrf = /name="csrfmiddlewaretoken" value="([^"]+)"/.exec(html);
+          if (csrf) token = csrf[1];
+          return found ? JSON.parse(found[1]).user : null;
+        });
+    }
+
     function flush() {
       return withLock(function () {
         return items(options.user).then(function (all) {
@@ -340,13 +360,12 @@
           all.forEach(function (item) {
             if (!item.raw && games.indexOf(item.game) < 0) games.push(item.game);
           });
-          var chain = Promise.resolve();
-          games.forEach(function (game) {
-            chain = chain.then(function () {
-              return sendGame(gameItems(all, game));
+          if (options.checkUser && games.length) {
+            return loggedIn(games[0]).then(function (user) {
+              if (user === options.user) return sendAll(all, games);
             });
-          });
-          return chain;
+          }
+          return sendAll(all, games);
         });
       }).then(
         function () {
@@ -356,6 +375,16 @@
           return { sent: sent, lastVersion: lastVersion, error: true };
         },
       );
+    }
+
+    function sendAll(all, games) {
+      var chain = Promise.resolve();
+      games.forEach(function (game) {
+        chain = chain.then(function () {
+          return sendGame(gameItems(all, game));
+        });
+      });
+      return chain;
     }
 
     return { flush: flush };

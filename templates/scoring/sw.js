@@ -184,7 +184,7 @@ self.addEventListener("message", (event) => {
 async function sendQueue() {
   const meta = await self.HanchanQueue.getMeta();
   if (!meta || !meta.user) return;
-  const result = await self.HanchanQueue.sender(meta).flush();
+  const result = await self.HanchanQueue.sender({ ...meta, checkUser: true }).flush();
   if (result.sent) {
     const windows = await self.clients.matchAll({ type: "window" });
     windows.forEach((client) =>

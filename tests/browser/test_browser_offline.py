@@ -534,7 +534,8 @@ def test_the_worker_sends_the_queue_with_the_page_closed(chromium: Any, live_ser
         """async (url) => {
             const deadline = Date.now() + 20000;
             for (;;) {
-                const game = await (await fetch(url)).json();
+                const response = await fetch(url, { headers: { Accept: "application/json" } });
+                const game = response.ok ? await response.json() : { hands: [] };
                 if (game.hands.length >= 2 || Date.now() > deadline) return game.hands.length;
                 await new Promise((r) => setTimeout(r, 100));
             }
