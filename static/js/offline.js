@@ -620,7 +620,9 @@
   }
 
   // Correcting, deleting or finalizing goes after the waiting hands, and needs the server.
-  var corrections = "form[action$='/entry/last/delete/'], form[action$='/entry/finalize/'], a[href$='/entry/last/']";
+  var corrections =
+    "form[action$='/entry/last/delete/'], form[action$='/entry/finalize/'], a[href$='/entry/last/'], " +
+    "a[href*='/entry/hands/'][href$='/edit/']";
   document.querySelectorAll(corrections).forEach(function (node) {
     node.addEventListener(node.tagName === "FORM" ? "submit" : "click", function (event) {
       if (navigator.onLine && waitingHere === 0) return;

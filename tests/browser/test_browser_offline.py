@@ -133,7 +133,7 @@ def test_three_hands_offline_survive_reload_and_sleep_and_arrive_once_in_order(
     assert game.version == 3
     assert IdempotencyRecord.objects.filter(user=referee).count() == 3
     # The reloaded page shows the server's table with the three hands.
-    assert page.locator(".hands-list li").count() == 3
+    assert page.locator("#hands tbody tr").count() == 3
 
 
 def _go_offline_with(page: Any, hands: list[dict[str, Any]]) -> None:
@@ -211,7 +211,7 @@ def test_a_conflict_resolved_by_discarding_the_phones_hands(
     page.wait_for_selector("#offline-queue[hidden]", state="attached")
     game.refresh_from_db()
     assert [h.data for h in game.hands.order_by("number")] == [theirs]
-    assert page.locator(".hands-list li").count() == 1
+    assert page.locator("#hands tbody tr").count() == 1
 
 
 def test_a_game_finalized_meanwhile_refuses_the_waiting_hands_and_says_so(
