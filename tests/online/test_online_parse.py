@@ -54,6 +54,24 @@ def test_real_tenhou_hands_riichi_ronned_on_declaration_is_not_a_stick() -> None
     )  # riichi ippatsu tsumo dora aka 2: haneman
 
 
+def test_every_real_tenhou_hand_reproduces() -> None:
+    """All real hands in data/ (27): our tenhou preset pays what Tenhou paid, hand by hand."""
+    total = 0
+    for path in sorted(DATA.glob("*.mjlog")):
+        report = compare(parse_log(path.read_bytes()))
+        assert report["ok"], (path.name, report["mismatches"])
+        assert report["matching"] == report["hands"]
+        total += report["matching"]
+    assert total == 27
+
+
+def test_a_log_that_stops_inside_a_hand_keeps_the_finished_ones() -> None:
+    game = parse_log((DATA / "tenhou-three-hands.mjlog").read_bytes())
+    assert len(game.record["hands"]) == 3 and game.site_final is None
+    mangan = game.record["hands"][0]["wins"][0]
+    assert (mangan["han"], mangan["fu"]) == (4, 40)  # 8,000: 4 han 40 fu, Tenhou ten="40,8000,1"
+
+
 def test_gzipped_mjlog_and_a_changed_hand_is_reported_not_hidden() -> None:
     raw = (DATA / "tenhou-west4.mjlog").read_bytes()
     assert compare(parse_log(gzip.compress(raw)))["ok"]
