@@ -211,5 +211,6 @@ def test_recompute_is_idempotent_and_csv_lists_sessions():
     text = standings_csv(t)
     header, top = text.splitlines()[:2]
     assert '"Session 1"' in header
-    assert top.startswith('"1","P0","Player000","04000000","DE","30.3"')
+    # Issue 18: points as the standings page shows them (not 30.3 beside 30300).
+    assert top.startswith('"1","P0","Player000","04000000","DE","30300"')
     assert thousands(-2500) == "-2.5" and thousands(333) == "0.333" and thousands(0) == "0"

@@ -179,3 +179,24 @@ def test_standings_page_says_provisional_until_published(
     tournament.status = Tournament.Status.PUBLISHED
     tournament.save()
     assert 'id="provisional"' not in client.get(url).content.decode()
+
+
+def test_small_items_of_issue_18(client: Client, tournament: Tournament) -> None:
+    """No favicon 404; the standings CSV names tie-breaks in words and writes points as the
+    page does (a penalty of 3000 is -3000, not -3)."""
+    from tournaments.standings.exports import standings_csv
+
+    assert client.get("/favicon.ico").status_code == 301
+    tournament.tie_breaks = ["best_game", "most_firsts"]
+    tournament.save()
+    StandingRow.objects.create(
+        tournament=tournament,
+        player=PlayerFactory(first_name="Pia", last_name="Punkt"),
+        rank=1,
+        total=26300,
+        penalties=3000,
+        tie_break_values=[26300, 1],
+    )
+    header, row = standings_csv(tournament).splitlines()[:2]
+    assert '"Best game","Most firsts"' in header and "best_game" not in header
+    assert '"26300","-3000"' in row

@@ -21,9 +21,17 @@ def thousands(points: int | None) -> str:
     return f"{sign}{whole}" + (f".{rest:03d}".rstrip("0") if rest else "")
 
 
+def tie_break_header(name: str) -> str:
+    """A tie-break's column header as people read it: "most_firsts" -> "Most firsts"."""
+    return name.replace("_", " ").capitalize()
+
+
 def standings_csv(tournament: Tournament) -> str:
     """One row per player: rank, name, EMA number, country, total, penalties, games, average
-    placement, one column per session (the game result), tie-break values, flags."""
+    placement, one column per session (the game result), tie-break values, flags.
+
+    Every score is in points, as the standings page shows them (26300, a penalty -3000).
+    """
     rows = standings_for(tournament)
     sessions = session_numbers(rows)
     tie_breaks = tie_breaks_of(tournament.tie_breaks)
@@ -41,7 +49,7 @@ def standings_csv(tournament: Tournament) -> str:
             "Games",
             "Average placement",
             *[f"Session {n}" for n in sessions],
-            *tie_breaks,
+            *[tie_break_header(t) for t in tie_breaks],
             "Substitute",
             "Dropped",
         ]
@@ -61,11 +69,11 @@ def standings_csv(tournament: Tournament) -> str:
                 p.last_name,
                 p.ema_number or "",
                 p.country,
-                thousands(row.total),
-                thousands(-row.penalties) if row.penalties else "0",
+                row.total,
+                -row.penalties if row.penalties else 0,
                 row.games,
                 "" if row.average_placement is None else f"{row.average_placement:.2f}",
-                *[thousands(by_session[n]) if n in by_session else "" for n in sessions],
+                *[by_session.get(n, "") for n in sessions],
                 *["" if v is None else v for v in row.tie_break_values],
                 "yes" if row.is_substitute else "no",
                 "yes" if row.dropped else "no",

@@ -79,6 +79,8 @@ def run_service(
             form.add_error(None, error.message)
         else:
             messages.error(request, error.message)
+        if rows and all("table" in row for row in rows):
+            rows = []  # the message already names the tables ("Games at table(s) 1, 3 ...")
         for row in rows:
             where = row.get("row") or row.get("hand") or row.get("field") or ""
             text = f"{where}: {row.get('message')}" if where != "" else str(row.get("message"))
