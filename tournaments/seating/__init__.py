@@ -17,39 +17,33 @@ Whole-tournament plans (``generate_plan``)
        player/table graph (Konig) gives every table all four winds and every player a wind
        spread of 0 when rounds are a multiple of 4, else at most 1. Always achieved.
 
-Swiss rounds (``swiss_round``, swiss.py): consecutive ranks, then best-improving swaps between
-tables to remove repeats (looking further away while any remain) and wind clashes (nearby
-only), then a pass that tightens rank spread; seat order per table balances winds. About
-0.1-0.7 s CPU for 1000 players; ``time_budget`` (1 s) bounds it.
+Swiss sessions (``swiss_session``, swiss.py; ``swiss_round`` on indices): player ids, so
+history may hold players who left and the session players never seated; groups are a hard
+rule; a beam sweep in standing order then annealing, both counted in steps; small fields (up
+to 20 players) keep a zero-repeat finish possible with a node-bounded exact search. The
+objective and the figures against Pantheon are in docs/seating.md.
 
-Deterministic given the seed: the search's iteration cap is derived from ``time_budget`` and
-reached in about half of it; the wall-clock deadline (the budget) only stops the search first
-on a machine more than twice as slow, and only matters when the search has not already
-reached zero repeats. Swiss rounds are deterministic unless their deadline cuts in.
+Deterministic: every search is bounded by counts (iterations, beam states, nodes), never by
+the clock. ``time_budget`` of ``generate_plan`` only sets the iteration count.
+
+Tables of 3 (three-player rules, WDMC 2019 5.1): ``table_size=3`` in generate_plan and
+swiss_session; designs use three columns, winds are East, South, West.
+
+Re-plans: ``generate_plan(history=...)`` counts earlier sessions' meetings; after a full
+round the design continues from it.
 
 Substitutes are players to the algorithm: ``substitutes_needed(n)`` says how many make the
-count a multiple of 4; giving them a common group label with ``separate_groups_rounds=rounds``
-keeps two substitutes from sharing a table.
+count a multiple of the table size; a common group label keeps them apart.
 
 Known limits
     - No construction for every n: when 4 | n but m = n/4 is neither a prime power nor
       coprime to 6, Z_m gives few rounds (e.g. 40 players: 5, 24 players: 2) and the search
-      must do the rest. It finds zero repeats well below the bound (40x7, 40x8, 48x10) but
-      not near it, even where designs exist: with the default budget 24x6 keeps 6 extra
-      meetings, 28x8 9, 36x10 8, 40x9 1, 40x10 9 (every pair at most twice). A saturated
-      construction (28 players: 7 rounds meet every cross-column pair) is a dead end the
-      search must first undo.
+      must do the rest. It finds zero repeats well below the bound but not near it, even
+      where designs exist (24x6, 28x8, 36x10 keep a few extra meetings).
     - Past the bound (rounds > (n-1)/3) repeats are unavoidable; the search then reaches the
       least possible count of extra meetings for small fields and avoids consecutive
-      repeats where it can, but spends its full time budget (it cannot prove optimality).
-    - Group separation is soft (weighted); a club larger than the number of tables cannot be
-      kept apart and is spread as thinly as the search manages.
-    - Swiss winds are a soft goal: a player's spread can reach 2 (see swiss.py), and honouring
-      them costs rank spread (1000 players: mean 4.0 against 3.5 without winds).
-    - Swiss puts no repeat above rank: in small fields (40-64 players, 7-10 rounds) avoiding
-      every repeat widens tables to a mean rank spread of 12-14.
-    - Swiss seats one round at a time and cannot look ahead; on very small fields (16 players,
-      5 rounds) a repeat can become unavoidable in the last rounds.
+      repeats where it can, but spends its full iteration budget.
+    - Group separation in whole plans is soft (weighted); in Swiss it is hard where possible.
 """
 
 from __future__ import annotations

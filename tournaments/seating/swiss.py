@@ -39,7 +39,7 @@ REPEAT = 12  # one earlier meeting at a table costs as much as 12 ranks of sprea
 WIND = 3  # a player's wind spread reaching 2 (soft: winds trade against standing)
 # A wind spread of 3 costs n + 8, a back-to-back pair 4k(n + 8), a pair of one group 16k(n + 8):
 # each above any table's rank spread (< n), so only the impossible keeps them.
-ITERATIONS_PER_PLAYER = 800  # annealing moves per player (at least MIN_ITERATIONS)
+ITERATIONS_PER_PLAYER = 100  # annealing moves per player (at least MIN_ITERATIONS)
 MIN_ITERATIONS = 20_000
 SWEEP_BEAM = 24  # states kept per player by the sweep that builds the first tables
 MAX_OPEN = 6  # tables open at once in the sweep
@@ -47,7 +47,7 @@ LOOK = 1  # sweep: estimated cost of each seat an open table still has to fill
 SMALL_FIELD = 20  # up to this many players, look ahead to the end of a zero-repeat event
 EXACT_NODES = 300_000  # node budget of that exact search
 FOCUS = 0.8  # share of moves that start from a table above the floor cost
-T_START = 4.0  # annealing temperature at the start (in ranks of spread)
+T_START = 1.0  # annealing temperature at the start (in ranks of spread)
 
 
 def _allowed(counts: Sequence[int], spread: int = 1) -> int:
