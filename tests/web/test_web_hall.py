@@ -39,25 +39,27 @@ def test_pause_resume_and_extend_are_audited(
 ) -> None:
     """EMA 2025 7.4: the signal at 15 minutes left moves with pauses and extensions."""
     session = running(tournament, minutes_ago=10)
-    before = session_clock(session)["remaining"]
     assert clock_post(organiser_client, session, action="pause").status_code == 302
     session.refresh_from_db()
     assert session.paused_at is not None
     # Ten minutes of pause later, the remaining time is unchanged and the state says so.
-    later = timezone.now() + datetime.timedelta(minutes=10)
-    paused = session_clock(session, later)
-    assert paused["state"] == "paused" and abs(paused["remaining"] - before) <= 2
+    now = timezone.now()
+    paused = session_clock(session, now + datetime.timedelta(minutes=10))
+    assert paused["state"] == "paused"
+    assert paused["remaining"] == session_clock(session, now)["remaining"]
+    assert 79 * 60 <= paused["remaining"] <= 80 * 60
     session.paused_at -= datetime.timedelta(minutes=10)  # as if the pause lasted 10 minutes
     session.save()
     clock_post(organiser_client, session, action="resume")
     session.refresh_from_db()
-    assert session.paused_at is None and 599 <= session.paused_seconds <= 602
+    assert session.paused_at is None and 600 <= session.paused_seconds <= 630
     clock_post(organiser_client, session, action="extend", minutes="5", reason="hall fire alarm")
     session.refresh_from_db()
     assert session.duration_minutes == 95
-    now = session_clock(session)
+    now_clock = session_clock(session)
     # 95 minutes + 10 paused - 10 played = 95 minutes left.
-    assert abs(now["remaining"] - 95 * 60) <= 3 and now["state"] == "playing"
+    # (give or take the seconds the requests above took on a busy machine)
+    assert abs(now_clock["remaining"] - 95 * 60) <= 30 and now_clock["state"] == "playing"
     actions = list(
         audit_for_tournament(tournament.pk)
         .filter(action__startswith="session.")
