@@ -37,8 +37,13 @@ def visible_tournaments(user: Any) -> QuerySet[Tournament]:
 
 def can_see_tournament(user: Any, tournament: Tournament) -> bool:
     """The rule of `visible_tournaments` for one tournament already loaded."""
+    return may_see(user, tournament.pk, tournament.status)
+
+
+def may_see(user: Any, tournament_id: int, status: str) -> bool:
+    """The rule of `visible_tournaments` from a tournament's id and status alone."""
     # Staff = organisers and referees (roles.is_referee counts both, and site admins).
-    return tournament.status not in HIDDEN or roles.is_referee(user, tournament)
+    return status not in HIDDEN or roles.is_referee(user, tournament_id)
 
 
 def visible_games(user: Any) -> QuerySet[Game]:

@@ -6,6 +6,7 @@ game as it is now (`current`). POSTs honour `Idempotency-Key` (club.idempotency)
 
 from __future__ import annotations
 
+import hashlib
 from typing import Any
 
 import django_filters
@@ -22,6 +23,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from club import audit
+from club import cache as fail_open_cache
 from club.api.base import ID_BOUNDS, ServiceAPIView, ServiceViewSet, errors, parse
 from club.api.permissions import CanEditGame, CanReadGameAudit, IsAuthenticatedForWrites
 from club.api.visibility import visible_games
@@ -29,9 +31,10 @@ from club.errors import ConflictError, ValidationFailed
 from club.idempotency import idempotent
 from scoring import services
 from scoring.engine import load_ruleset
-from scoring.models import Game
+from scoring.models import Game, GameSeat
 from scoring.tiles import Situation, cross_check, evaluate
 from tournaments import services as tournament_services
+from tournaments.selectors import may_see
 
 from .serializers import (
     SEATS_WITH_PLAYERS,
@@ -63,6 +66,7 @@ IDEMPOTENCY_KEY = OpenApiParameter(
     description="Retry-safe POST: a repeat with the same key and body returns the first answer.",
 )
 GAME_WRITE_ERRORS = errors(400, 403, 404, 409, 422)
+GAME_DETAIL_SECONDS = 600  # a game's answer, kept per version (a new version is a new key)
 
 
 class GameFilter(django_filters.FilterSet):
@@ -91,6 +95,47 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ServiceViewS
         elif self.action == "retrieve":
             games = games.prefetch_related(SEATS_WITH_PLAYERS, "hands")
         return games.order_by("-created_at", "-id")
+
+    @extend_schema(responses={200: GameDetailSerializer, **errors(404)})
+    def retrieve(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        """A game with its hands and summary: the answer is kept per game version (and the
+        seated players' names), so a phone polling an unchanged game costs two small queries."""
+        pk = self.kwargs["pk"]
+        try:
+            stamp = (
+                Game.objects.filter(pk=int(pk))
+                .values_list(
+                    "version",
+                    "updated_at",
+                    "club_night_id",
+                    "table__session__tournament_id",
+                    "table__session__tournament__status",
+                    "table__session__tournament__slug",
+                    "table__session__number",
+                    "table__number",
+                )
+                .get()
+            )
+        except (Game.DoesNotExist, ValueError, OverflowError):
+            raise Http404 from None
+        tournament_id, status = stamp[3], stamp[4]
+        if tournament_id is not None and not may_see(request.user, tournament_id, status):
+            raise Http404  # the one draft-visibility rule (tournaments.selectors)
+        # The seats' players as the answer names them (a rename bumps no game version).
+        seated = list(
+            GameSeat.objects.filter(game_id=int(pk))
+            .order_by("seat")
+            .values_list(
+                "seat", "player_id", "player__first_name", "player__last_name", "player__ema_number"
+            )
+        )
+        stamp_of = repr((int(pk), stamp, seated)).encode()
+        key = "game-detail:" + hashlib.sha256(stamp_of).hexdigest()
+        data = fail_open_cache.get(key)
+        if data is None:
+            data = GameDetailSerializer(super().get_object()).data
+            fail_open_cache.set(key, data, GAME_DETAIL_SECONDS)
+        return Response(data)
 
     def get_object(self) -> Game:
         if self.request.method in SAFE_METHODS:

@@ -198,3 +198,23 @@ def test_a_hand_over_the_api_replays_once_and_answers_without_reading_again(
         q["sql"] for q in captured.captured_queries[-4:] if q["sql"].startswith("SELECT")
     ]
     assert reads_after_write == []  # the answer is built from what the service holds
+
+
+def test_api_game_detail_is_kept_per_version_and_player_change(
+    client: Client, game: Game, referee: Any
+) -> None:
+    url = f"/api/v1/games/{game.pk}/"
+    game = add_hand(actor=referee, game=game, hand=ron(winner=1, loser=2), expected_version=0)
+    first = client.get(url)
+    assert first.status_code == 200 and len(first.json()["hands"]) == 1
+    with CaptureQueriesContext(connection) as captured:
+        again = client.get(url)
+    assert again.json() == first.json()
+    assert len(captured) == 2  # the game's version and its players; the rest from the cache
+    add_hand(actor=referee, game=game, hand=ron(winner=2, loser=3), expected_version=1)
+    assert [h["number"] for h in client.get(url).json()["hands"]] == [0, 1]  # a new version
+    seat = game.seats.select_related("player").get(seat=0)
+    seat.player.last_name = "Renamed"
+    seat.player.save()
+    names = [s["player"] for s in client.get(url).json()["seats"]]
+    assert any("Renamed" in str(name) for name in names)  # a player's change shows at once

@@ -11,16 +11,12 @@ database for every reader instead of failing the page (issue 14; /health/ says "
 
 from __future__ import annotations
 
-import logging
 import uuid
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from django.core.cache import cache
-
+from club import cache as fail_open_cache
 from tournaments.models import Tournament
-
-log = logging.getLogger(__name__)
 
 TIMEOUT_SECONDS = 3600
 
@@ -40,15 +36,8 @@ def cached(tournament: Tournament, part: str, build: Callable[[], Any]) -> Any:
     """`build()`'s value for this tournament's current standings (`part` names the form:
     the API's JSON, the web table in one language, ...)."""
     key = f"standings:{part}:{tournament.pk}:{tournament.standings_version}"
-    try:
-        value = cache.get(key)
-    except Exception:  # the cache is down: serve from the database
-        log.warning("standings cache unavailable; building %s from the database", key)
-        return build()
+    value = fail_open_cache.get(key)  # a cache that does not answer is a miss
     if value is None:
         value = build()
-        try:
-            cache.set(key, value, TIMEOUT_SECONDS)
-        except Exception:
-            log.warning("standings cache unavailable; %s not kept", key)
+        fail_open_cache.set(key, value, TIMEOUT_SECONDS)
     return value
