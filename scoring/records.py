@@ -79,10 +79,14 @@ def load_stored_game(game: Game) -> StoredGame:
     )
 
 
-def game_record(game: Game, stored: StoredGame | None = None) -> dict[str, Any]:
+def game_record(
+    game: Game, stored: StoredGame | None = None, *, tournament_penalties: bool = True
+) -> dict[str, Any]:
     """The game as a game-record document (hands in order; club penalties; substitutes).
 
     `stored`: the rows already read (load_stored_game), else they are read here.
+    `tournament_penalties=False`: without that extension, which changes nothing in the game's
+    replay (the hand-entry path replays without reading them).
     """
     if stored is None:
         stored = load_stored_game(game)
@@ -128,9 +132,10 @@ def game_record(game: Game, stored: StoredGame | None = None) -> dict[str, Any]:
         scores, sticks = final_scores_of(game)
         if scores:
             record["final_scores"] = {"scores": scores, "riichi_sticks_left": sticks}
-    tournament_penalties = _tournament_penalties(game)
     if tournament_penalties:
-        record["tournament_penalties"] = tournament_penalties
+        deducted = _tournament_penalties(game, stored.seats)
+        if deducted:
+            record["tournament_penalties"] = deducted
     return record
 
 
@@ -150,7 +155,7 @@ def _first_session(tournament_id: int, player_id: int) -> int | None:
     return min(numbers) if numbers else None
 
 
-def _tournament_penalties(game: Game) -> list[dict[str, Any]]:
+def _tournament_penalties(game: Game, seats: Sequence[GameSeat]) -> list[dict[str, Any]]:
     """Extension (issue 20): the tournament penalties of this game's players (or the players
     its substitutes replaced) in this session; a penalty without a session goes with the
     player's first game of the tournament. Deducted from the standings, not the game."""
@@ -161,7 +166,7 @@ def _tournament_penalties(game: Game) -> list[dict[str, Any]]:
     table = game.table
     assert table is not None
     session = table.session
-    seat_of = {gs.player_id: gs.seat for gs in GameSeat.objects.filter(game=game)}
+    seat_of = {gs.player_id: gs.seat for gs in seats}
     replaced_ids = set()
     for x in game.substitutes or []:
         if x.get("replaced_player_id"):

@@ -174,7 +174,7 @@ def enter_hand(
     new.confirmed_by = []
     stored.hands.append(new)
     # The one replay; a bad hand raises here, before anything is written.
-    game.summary = run_engine(game_record(game, stored))
+    game.summary = run_engine(game_record(game, stored, tournament_penalties=False))
     if tiles:
         new.tile_check = tile_check(game, number=number, tiles=tiles, hand=data)
     new.save(force_insert=True)
