@@ -15,7 +15,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from club.errors import ConflictError, ServiceError
+from club.errors import ConflictError, ServiceError, ValidationFailed
 from club.errors import PermissionDenied as ServicePermissionDenied
 from scoring.engine import RecordError
 from scoring.forms import (
@@ -28,7 +28,7 @@ from scoring.forms import (
 from scoring.models import Game
 from scoring.selectors import WINDS, offers_time_signal, table_state
 from tournaments import roles
-from tournaments.models import StaffRole
+from tournaments.models import Session, StaffRole
 from tournaments.selectors import visible_games
 
 # ---------------------------------------------------------------- reads (scoring.selectors)
@@ -52,8 +52,13 @@ def my_club_games(user: Any) -> list[Game]:
 
 
 def referee_games(user: Any) -> list[Game]:
-    """In-progress tournament games of the tournaments where the user referees."""
-    games = Game.objects.filter(status=Game.Status.IN_PROGRESS, table__isnull=False)
+    """In-progress tournament games of the running sessions of the tournaments where the user
+    referees (issue 15: tables of sessions not started or closed take no scores)."""
+    games = Game.objects.filter(
+        status=Game.Status.IN_PROGRESS,
+        table__isnull=False,
+        table__session__status=Session.Status.RUNNING,
+    )
     if not roles.is_site_admin(user):
         tournament_ids = StaffRole.objects.filter(user_id=user.pk).values_list(
             "tournament_id", flat=True
@@ -85,7 +90,42 @@ def referee_home(request: HttpRequest) -> HttpResponse:
     return render(request, "scoring/referee_home.html", {"games": games, "club_games": club_games})
 
 
-def _entry_context(game: Game, form: HandEntryForm | None = None, **extra: Any) -> dict[str, Any]:
+def locked_message(user: Any, game: Game) -> str | None:
+    """Why this tournament game takes no scores now (session not started or closed, results
+    final or published: issue 15), or None."""
+    from scoring.services._common import require_open_session
+
+    try:
+        require_open_session(user, game)
+    except ValidationFailed as exc:
+        return exc.message
+    return None
+
+
+def time_signal_state(user: Any, game: Game) -> dict[str, Any]:
+    """Whether "finalize on time" is offered (EMA 2025 7.4): after the session's time signal,
+    or to an organiser at any time (an audited override)."""
+    if game.table_id is None:
+        return {"allowed": True, "signal_at": None, "override": False}
+    session = game.table.session  # type: ignore[union-attr]
+    from django.utils import timezone
+
+    from tournaments.clock import session_clock
+
+    now = timezone.now()
+    signal_at = session_clock(session, now)["signal_at"]
+    sounded = signal_at is not None and now >= signal_at
+    organiser = roles.is_organiser(user, session.tournament_id)
+    return {
+        "allowed": sounded or organiser,
+        "signal_at": signal_at,
+        "override": organiser and not sounded,
+    }
+
+
+def _entry_context(
+    game: Game, form: HandEntryForm | None = None, *, user: Any = None, **extra: Any
+) -> dict[str, Any]:
     state = table_state(game)
     if form is None:
         form = HandEntryForm(
@@ -101,6 +141,8 @@ def _entry_context(game: Game, form: HandEntryForm | None = None, **extra: Any) 
         "seat_blocks": form.seat_blocks(),
         "reason_form": ReasonForm(initial={"expected_version": game.version}),
         "last_hand": state["hands"][-1] if state["hands"] else None,
+        "locked": locked_message(user, game) if user is not None else None,
+        "on_time": time_signal_state(user, game) if user is not None else None,
         **extra,
     }
 
@@ -132,7 +174,7 @@ def _waiting_hands(request: HttpRequest, game: Game, state: dict[str, Any]) -> l
 @login_required
 def game_entry(request: HttpRequest, game_id: int) -> HttpResponse:
     game = _game_for_editing(request, game_id)
-    context = _entry_context(game)
+    context = _entry_context(game, user=request.user)
     context["waiting"] = _waiting_hands(request, game, context["state"])
     return render(request, "scoring/entry.html", context)
 
@@ -261,7 +303,9 @@ def game_add_hand(request: HttpRequest, game_id: int) -> HttpResponse:
         offer_time_signal=offers_time_signal(state),
     )
     if not form.is_valid():
-        return render(request, "scoring/entry.html", _entry_context(game, form), status=400)
+        return render(
+            request, "scoring/entry.html", _entry_context(game, form, user=request.user), status=400
+        )
     from scoring.services import enter_hand
 
     try:
@@ -278,7 +322,9 @@ def game_add_hand(request: HttpRequest, game_id: int) -> HttpResponse:
         raise PermissionDenied(exc.message) from exc
     except (ServiceError, RecordError) as exc:
         _apply_error(form, exc)
-        return render(request, "scoring/entry.html", _entry_context(game, form), status=400)
+        return render(
+            request, "scoring/entry.html", _entry_context(game, form, user=request.user), status=400
+        )
     for warning in entry.mismatches:
         messages.warning(request, warning)
     messages.success(request, _("Hand saved."))
@@ -301,7 +347,7 @@ def _conflict(request: HttpRequest, game: Game, form: HandEntryForm) -> HttpResp
     return render(
         request,
         "scoring/entry.html",
-        _entry_context(game, fresh, conflict=True),
+        _entry_context(game, fresh, user=request.user, conflict=True),
         status=409,
     )
 
@@ -346,6 +392,10 @@ def game_edit_hand(request: HttpRequest, game_id: int, number: int) -> HttpRespo
     scoreboard shows the table as it stood before that hand; the preview what it pays then;
     later hands are replayed on top of the correction when it is saved."""
     game = _game_for_editing(request, game_id)
+    locked = locked_message(request.user, game)
+    if locked:
+        messages.error(request, locked)  # issue 15: no correction once the results are locked
+        return redirect("scoring:entry", game_id=game.pk)
     full = table_state(game)
     if not 1 <= number <= len(full["hands"]):
         messages.error(request, _("There is no such hand to correct."))
@@ -538,12 +588,25 @@ def game_finalize(request: HttpRequest, game_id: int) -> HttpResponse:
 
     # "time": the session stopped before the rules ended the game (EMA 2025 7.4).
     end = "time" if request.POST.get("end") == "time" else None
+    if end == "time" and request.POST.get("confirm") != "yes":
+        # Ending a game on time cannot be taken back by the referee: a confirmation page first.
+        return render(
+            request,
+            "scoring/confirm_finalize.html",
+            {
+                "game": game,
+                "state": table_state(game),
+                "expected_version": form.cleaned_data["expected_version"],
+                "on_time": time_signal_state(request.user, game),
+            },
+        )
     try:
         finalize_game(
             actor=request.user,
             game=game,
             expected_version=form.cleaned_data["expected_version"],
             end=end,
+            reason=(request.POST.get("reason") or "").strip(),
         )
     except ConflictError:
         messages.error(request, _("The game changed meanwhile; check the table and retry."))
@@ -553,6 +616,36 @@ def game_finalize(request: HttpRequest, game_id: int) -> HttpResponse:
         messages.error(request, getattr(exc, "message", str(exc)))
     else:
         messages.success(request, _("Game finalized: the result counts for the standings."))
+    return redirect("scoring:entry", game_id=game.pk)
+
+
+@login_required
+@require_POST
+def game_reopen(request: HttpRequest, game_id: int) -> HttpResponse:
+    """Reopen a finalized game (with a reason, audited), e.g. one finalized on time by mistake;
+    refused once the session is closed (issue 15: an organiser reopens the session first)."""
+    game = _game_for_editing(request, game_id)
+    form = ReasonForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, _("Give a reason to reopen the game."))
+        return redirect("scoring:entry", game_id=game.pk)
+    from scoring.services import reopen_game
+
+    try:
+        reopen_game(
+            actor=request.user,
+            game=game,
+            expected_version=form.cleaned_data["expected_version"],
+            reason=form.cleaned_data["reason"],
+        )
+    except ConflictError:
+        messages.error(request, _("The game changed meanwhile; check the table and retry."))
+    except ServicePermissionDenied as exc:
+        raise PermissionDenied(exc.message) from exc
+    except (ServiceError, RecordError) as exc:
+        messages.error(request, getattr(exc, "message", str(exc)))
+    else:
+        messages.success(request, _("Game reopened: its result does not count until finalized."))
     return redirect("scoring:entry", game_id=game.pk)
 
 

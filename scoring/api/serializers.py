@@ -192,8 +192,11 @@ class FinalizeInputSerializer(VersionInputSerializer):
     end = serializers.ChoiceField(
         choices=["complete", "time"],
         required=False,
-        help_text='"time": a time-limited session stopped before the rules ended the game.',
+        help_text='"time": a time-limited session stopped before the rules ended the game '
+        "(EMA 2025 7.4: after the session's time signal; before it, organisers only, with a "
+        "reason).",
     )
+    reason = serializers.CharField(max_length=1000, required=False, allow_blank=True, default="")
 
 
 class ReopenInputSerializer(VersionInputSerializer):

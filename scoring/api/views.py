@@ -328,7 +328,11 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ServiceViewS
         game = self.get_object()
         data = parse(FinalizeInputSerializer, request)
         game = services.finalize_game(
-            actor=request.user, game=game, expected_version=data["version"], end=data.get("end")
+            actor=request.user,
+            game=game,
+            expected_version=data["version"],
+            end=data.get("end"),
+            reason=data["reason"],
         )
         return self._answer(game)
 

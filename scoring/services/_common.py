@@ -45,6 +45,45 @@ def require_editor(actor: Any, game: Game) -> None:
         raise PermissionDenied("You may not enter or change scores of this game.")
 
 
+def require_open_session(actor: Any, game: Game, *, started: bool = True) -> None:
+    """Refuse a write to a tournament game whose results are locked (issue 15).
+
+    Locked: the session is closed, or the tournament is finished or its results published.
+    Nobody changes such a game, referee or organiser: an organiser reopens the session first
+    (`reopen_session`, with a reason, audited), which is the one override path. With
+    `started` (hands, final scores, finalize) the session must also be running: nothing is
+    played before the start signal (EMA 2025 7.4). Substitutes may be seated before it (EMA
+    2025 7.3: "before the beginning of the game"). `actor=None` (the system: restores, imports
+    run by staff tools) is not checked. Club games have no sessions and are never locked.
+    """
+    if actor is None or game.table_id is None:
+        return
+    from tournaments.models import Session, Tournament
+
+    session = game.table.session  # type: ignore[union-attr]
+    tournament = session.tournament
+    if tournament.status in (Tournament.Status.FINISHED, Tournament.Status.PUBLISHED):
+        raise ValidationFailed(
+            f"The results of {tournament.name} are "
+            f"{'published' if tournament.status == Tournament.Status.PUBLISHED else 'final'}: "
+            "no game or penalty can be changed. An organiser reopens the session first "
+            "(with a reason).",
+            field="session",
+        )
+    if session.status == Session.Status.CLOSED:
+        raise ValidationFailed(
+            f"Session {session.number} is closed: its games can no longer be changed. An "
+            "organiser reopens the session first (with a reason).",
+            field="session",
+        )
+    if started and session.status != Session.Status.RUNNING:
+        raise ValidationFailed(
+            f"Session {session.number} has not started yet: scores are entered once the "
+            "organiser gives the start signal (EMA 2025 7.4).",
+            field="session",
+        )
+
+
 def lock_game(game: Game | int, *, expected_version: int) -> Game:
     """Lock the game row for this transaction and check the client's version.
 

@@ -11,7 +11,7 @@ from club.errors import ValidationFailed
 from scoring.engine import RecordError, final_results, load_ruleset
 from scoring.models import Game, GamePenalty
 
-from ._common import audit_scope, engine_error, lock_game, require_editor
+from ._common import audit_scope, engine_error, lock_game, require_editor, require_open_session
 
 
 def final_scores_summary(game: Game) -> dict[str, Any]:
@@ -60,6 +60,7 @@ def enter_final_scores(
 
     game = lock_game(game, expected_version=expected_version)
     require_editor(actor, game)
+    require_open_session(actor, game)
     if game.hands.exists():
         raise ValidationFailed(
             "This game has hands; its scores come from them. Delete the hands first.",

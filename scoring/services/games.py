@@ -31,6 +31,7 @@ from ._common import (
     enqueue_follow_ups,
     lock_game,
     require_editor,
+    require_open_session,
     run_engine,
 )
 
@@ -165,14 +166,24 @@ def preview(*, game: Game, hand: dict[str, Any], at: int | None = None) -> dict[
 
 
 @transaction.atomic
-def finalize_game(*, actor: Any, game: Game, expected_version: int, end: str | None = None) -> Game:
+def finalize_game(
+    *,
+    actor: Any,
+    game: Game,
+    expected_version: int,
+    end: str | None = None,
+    reason: str = "",
+) -> Game:
     """Mark the game finished so its results count.
 
     A game the rules have not ended yet needs `end="time"`: a time-limited session stopped
-    after the last hand (EMA 2025 7.4).
+    after the last hand (EMA 2025 7.4), allowed once the session's time signal has sounded
+    (before it, organisers only: `check_time_signal`).
     """
+    override: str | None = None
     game = lock_game(game, expected_version=expected_version)
     require_editor(actor, game)
+    require_open_session(actor, game)
     if game.status == Game.Status.FINISHED:
         raise ValidationFailed("The game is already finished.", field="status")
     before = game_snapshot(game)
@@ -193,18 +204,71 @@ def finalize_game(*, actor: Any, game: Game, expected_version: int, end: str | N
                 'finish it with end "time" (EMA 2025 7.4).',
                 field="end",
             )
+        if game.end == "time" and not _ended_by_rules(game):
+            override = check_time_signal(actor, game)
+            if override and actor is not None and not reason.strip():
+                raise ValidationFailed(
+                    "The time signal has not sounded yet: say why the game ends on time now "
+                    "(EMA 2025 7.4; kept in the audit trail).",
+                    field="reason",
+                )
     game.status = Game.Status.FINISHED
     game.finished_at = timezone.now()
     save_written_game(game, fields=["status", "finished_at", "end"])
+    after = game_snapshot(game)
+    if override:
+        after["override"] = override  # an organiser ended it before the time signal
     record_audit(
         actor=actor,
         action="game.finalize",
         obj=game,
         before=before,
-        after=game_snapshot(game),
+        after=after,
+        reason=reason,
         **audit_scope(game),
     )
     return game
+
+
+def _ended_by_rules(game: Game) -> bool:
+    """Whether the rules ended the game without an `end: "time"` (the engine's own EMA 2025
+    7.4 end, the signal hand and one more, counts)."""
+    chosen = game.end
+    game.end = "complete"
+    try:
+        return is_over(compute_summary(game))
+    finally:
+        game.end = chosen
+
+
+def check_time_signal(actor: Any, game: Game) -> str | None:
+    """EMA 2025 7.4: a game the rules have not ended stops on time only after the time signal
+    (15 minutes before the session's end). Before it only an organiser may end it (the audit
+    entry then says `"override": "before_time_signal"`); a referee is refused. Club games have
+    no session clock."""
+    if game.table_id is None:
+        return None
+    from tournaments.clock import session_clock
+    from tournaments.roles import is_organiser
+
+    session = game.table.session  # type: ignore[union-attr]
+    now = timezone.now()
+    signal_at = session_clock(session, now)["signal_at"]  # pauses of the clock included
+    if signal_at is not None and now >= signal_at:
+        return None
+    if actor is None or is_organiser(actor, session.tournament_id):
+        return "before_time_signal"
+    when = (
+        f"It sounds at {signal_at:%H:%M} UTC."
+        if signal_at is not None
+        else "The session has no start time yet."
+    )
+    raise ValidationFailed(
+        "The time signal has not sounded yet (15 minutes before the end of the session, EMA "
+        f"2025 7.4), so the game cannot end on time. {when} Only an organiser may end it "
+        "earlier.",
+        field="end",
+    )
 
 
 @transaction.atomic
@@ -212,6 +276,7 @@ def reopen_game(*, actor: Any, game: Game, expected_version: int, reason: str) -
     """Undo finalize (e.g. a hand was forgotten); the results stop counting until finalized."""
     game = lock_game(game, expected_version=expected_version)
     require_editor(actor, game)
+    require_open_session(actor, game)
     if not reason.strip():
         raise ValidationFailed("Say why the game is reopened.", field="reason")
     if game.status != Game.Status.FINISHED:
@@ -246,6 +311,7 @@ def set_substitutes(
     """Replace the game's `substitutes` list (EMA 2025 7.3); validated by the engine."""
     game = lock_game(game, expected_version=expected_version)
     require_editor(actor, game)
+    require_open_session(actor, game, started=False)  # EMA 2025 7.3: before the game began
     before = game_snapshot(game)
     game.substitutes = list(substitutes)
     save_written_game(game, fields=["substitutes"])
@@ -289,6 +355,9 @@ def import_game_record(
         raise ValidationFailed(
             f"The record has {len(names)} players, {len(players)} were given.", field="players"
         )
+    if table is not None:
+        # A record for a table of a session that has not started or is closed: refused.
+        require_open_session(actor, Game(table=table))
     summary = run_engine({**record, "format": RECORD_FORMAT})  # reject before writing anything
     if finalize and end == "complete" and not is_over(summary):
         # A finished game counts for standings and ratings: only one the rules ended.

@@ -27,6 +27,7 @@ from ._common import (
     keep_loaded,
     lock_game,
     require_editor,
+    require_open_session,
     run_engine,
 )
 from .confirmations import mark_entered, needs_confirmation, refresh_game
@@ -152,6 +153,7 @@ def enter_hand(
     """
     game = lock_game(game, expected_version=expected_version)
     require_editor(actor, game)
+    require_open_session(actor, game)
     _require_hand_entry(game)
     if game.status == Game.Status.FINISHED:
         raise ValidationFailed(
@@ -210,6 +212,7 @@ def correct_hand(
     """Replace hand `number` (0-based); later hands are replayed on top of the correction."""
     game = lock_game(game, expected_version=expected_version)
     require_editor(actor, game)
+    require_open_session(actor, game)
     _require_hand_entry(game)
     if not (reason or "").strip():
         raise ValidationFailed("Say why the hand is corrected.", field="reason")
@@ -274,6 +277,7 @@ def delete_last_hand(*, actor: Any, game: Game, expected_version: int, reason: s
     """Remove the last hand (only the last: earlier ones are corrected, not removed)."""
     game = lock_game(game, expected_version=expected_version)
     require_editor(actor, game)
+    require_open_session(actor, game)
     _require_hand_entry(game)
     if not (reason or "").strip():
         raise ValidationFailed("Say why the hand is deleted.", field="reason")

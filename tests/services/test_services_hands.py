@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
+from django.utils import timezone
 
 from club.audit import audit_for_game, audit_for_tournament
 from club.errors import ConflictError, PermissionDenied, ValidationFailed
@@ -256,6 +259,13 @@ def test_finalize_requires_end_of_game_or_time(game, referee):
     with pytest.raises(ValidationFailed) as err:
         finalize_game(actor=referee, game=g, expected_version=1)
     assert err.value.field == "end"
+    # EMA 2025 7.4 (issue 15): before the time signal a referee cannot end the game on time.
+    with pytest.raises(ValidationFailed) as err:
+        finalize_game(actor=referee, game=g, expected_version=1, end="time")
+    assert err.value.field == "end" and "time signal has not sounded" in err.value.message
+    session = g.table.session
+    session.started_at = timezone.now() - timedelta(minutes=session.duration_minutes - 14)
+    session.save(update_fields=["started_at"])  # 14 minutes left: the signal has sounded
     g = finalize_game(actor=referee, game=g, expected_version=1, end="time")  # EMA 2025 7.4
     assert g.status == Game.Status.FINISHED and g.summary["ended_by"] == "time"
     assert sum(g.summary["final"]["result"]) == 0

@@ -10,7 +10,7 @@ from scoring.models import Game
 from scoring.services import add_hand, finalize_game
 from tests.factories import RegistrationFactory, TournamentFactory, UserFactory, ron
 from tournaments.models import StaffRole, StandingRow
-from tournaments.services import apply_seating_plan, upload_seating_plan
+from tournaments.services import apply_seating_plan, start_session, upload_seating_plan
 from tournaments.standings.services import recompute_standings
 
 pytestmark = pytest.mark.django_db
@@ -36,6 +36,7 @@ def test_a_three_column_plan_is_uploaded_applied_played_and_ranked():
     games = list(Game.objects.filter(table__session__in=sessions).order_by("pk"))
     assert len(games) == 4 and {g.ruleset for g in games} == {"wdmc-2019-3p"}
     assert {g.seats.count() for g in games} == {3}
+    start_session(actor=organiser, session=sessions[0])  # no scores before the start (issue 15)
     for game in games[:2]:  # session 1: East and South rounds of three hands each (5.2)
         for i in range(6):
             dealer = i % 3

@@ -10,7 +10,7 @@ from club.audit import audit_for_tournament
 from club.errors import PermissionDenied, ValidationFailed
 from scoring.models import Game, GameSeat
 from scoring.services import add_hand, finalize_game
-from tests.factories import non_dealer_rons
+from tests.factories import HandFactory, non_dealer_rons
 from tournaments.models import SeatingPlan, Session, Table
 from tournaments.services import (
     apply_seating_plan,
@@ -110,7 +110,13 @@ def test_close_session_refuses_unfinished_games(session, organiser, referee):
 
 def test_reseating_refused_after_hands(session, organiser, referee, registrations):
     game = session.tables.get(number=1).game
-    add_hand(actor=referee, game=game, hand=non_dealer_rons(1)[0], expected_version=0)
+    # Issue 15: no hand enters a session that has not started (EMA 2025 7.4) ...
+    with pytest.raises(ValidationFailed) as refused:
+        add_hand(actor=referee, game=game, hand=non_dealer_rons(1)[0], expected_version=0)
+    assert refused.value.field == "session" and "has not started yet" in refused.value.message
+    assert not game.hands.exists()
+    # ... but a hand stored another way (an old backup) still blocks reseating.
+    HandFactory(game=game, data=non_dealer_rons(1)[0])
     with pytest.raises(ValidationFailed) as err:
         seat_session(actor=organiser, session=session, tables=_tables(registrations, 1))
     assert err.value.field == "session"

@@ -1,6 +1,9 @@
 """Standings kept up to date through the real services (hands entered, corrected, finalized)."""
 
+from datetime import timedelta
+
 import pytest
+from django.utils import timezone
 from factories import (
     GameFactory,
     PlayerFactory,
@@ -75,8 +78,11 @@ def test_a_running_game_queues_no_standings_update_until_it_finishes(
     t = TournamentFactory()
     referee = StaffRoleFactory(tournament=t).user
     players = PlayerFactory.create_batch(4)
+    # Started 90 minutes ago: the time signal (EMA 2025 7.4) has sounded, the game may end on time.
+    started = timezone.now() - timedelta(minutes=90)
     game = GameFactory(
-        table=TableFactory(session=SessionFactory(tournament=t, number=1)), players=players
+        table=TableFactory(session=SessionFactory(tournament=t, number=1, started_at=started)),
+        players=players,
     )
     with django_capture_on_commit_callbacks(execute=True) as callbacks:
         for hand in non_dealer_rons(4):

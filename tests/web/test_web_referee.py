@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Any
 
 import pytest
 from django.test import Client
 from django.urls import reverse
+from django.utils import timezone
 
 from scoring.models import Game
 from tests.factories import non_dealer_rons
@@ -156,11 +158,18 @@ def test_finalize_a_complete_game(referee_client: Client, game: Game) -> None:
 
 
 def test_finalize_on_time_after_the_signal(referee_client: Client, game: Game) -> None:
-    """EMA 2025 7.4: a timed session ends after the hand following the signal."""
+    """EMA 2025 7.4: a timed session ends after the hand following the signal; the referee
+    confirms on a second page before the game ends on time (issue 15)."""
+    session = game.table.session
+    session.started_at = timezone.now() - timedelta(minutes=session.duration_minutes - 10)
+    session.save(update_fields=["started_at"])  # the 15-minute signal sounded 5 minutes ago
     referee_client.post(reverse("scoring:add_hand", args=[game.pk]), ron_post(game))
-    response = referee_client.post(
-        reverse("scoring:finalize", args=[game.pk]), {"expected_version": "1", "end": "time"}
-    )
+    url = reverse("scoring:finalize", args=[game.pk])
+    asked = referee_client.post(url, {"expected_version": "1", "end": "time"})
+    assert asked.status_code == 200 and 'id="confirm-finalize"' in asked.content.decode()
+    game.refresh_from_db()
+    assert game.status == Game.Status.IN_PROGRESS  # nothing happened yet
+    response = referee_client.post(url, {"expected_version": "1", "end": "time", "confirm": "yes"})
     assert response.status_code == 302
     game.refresh_from_db()
     assert game.status == Game.Status.FINISHED and game.end == "time"

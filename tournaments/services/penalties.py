@@ -60,6 +60,27 @@ def lateness_points(minutes_late: int | float, rules: Ruleset) -> int:
     return started * rules.lateness_per_minute
 
 
+def require_open_results(actor: Any, tournament: Tournament, session: Session | None) -> None:
+    """Issue 15: no penalty is given or cancelled once the results are final or published, or
+    in a closed session; an organiser reopens the session first (with a reason, audited)."""
+    if actor is None:
+        return
+    if tournament.status in (Tournament.Status.FINISHED, Tournament.Status.PUBLISHED):
+        raise ValidationFailed(
+            f"The results of {tournament.name} are "
+            f"{'published' if tournament.status == Tournament.Status.PUBLISHED else 'final'}: "
+            "no penalty can be given or cancelled. An organiser reopens the session first "
+            "(with a reason).",
+            field="session",
+        )
+    if session is not None and session.status == Session.Status.CLOSED:
+        raise ValidationFailed(
+            f"Session {session.number} is closed: no penalty can be given or cancelled for it. "
+            "An organiser reopens the session first (with a reason).",
+            field="session",
+        )
+
+
 def _points_for(
     *, kind: str, points: int | None, minutes_late: int | float | None, rules: Ruleset
 ) -> int:
@@ -127,6 +148,10 @@ def add_penalty(
         raise ValidationFailed(f"{player} is not registered in this tournament.", field="player")
     if session is not None and session.tournament_id != tournament.pk:
         raise ValidationFailed("The session belongs to another tournament.", field="session")
+    tournament = Tournament.objects.get(pk=tournament.pk)  # the caller's copies may be stale
+    if session is not None:
+        session = Session.objects.get(pk=session.pk)
+    require_open_results(actor, tournament, session)
     if kind == Penalty.Kind.LATENESS and session is None:
         raise ValidationFailed("Say which session the player was late for.", field="session")
     if minutes_late is not None and kind != Penalty.Kind.LATENESS:
@@ -176,7 +201,12 @@ def cancel_penalty(*, actor: Any, penalty: Penalty, reason: str) -> Penalty:
     require_referee(actor, penalty.tournament_id)
     if not (reason or "").strip():
         raise ValidationFailed("Say why the penalty is cancelled.", field="reason")
-    penalty = Penalty.objects.select_for_update().get(pk=penalty.pk)
+    penalty = (
+        Penalty.objects.select_for_update(of=("self",))
+        .select_related("tournament", "session")
+        .get(pk=penalty.pk)
+    )
+    require_open_results(actor, penalty.tournament, penalty.session)
     if penalty.cancelled_at is not None:
         raise ValidationFailed("The penalty is already cancelled.", field="penalty")
     before = penalty_snapshot(penalty)

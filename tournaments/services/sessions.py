@@ -242,15 +242,29 @@ def reopen_session(*, actor: Any, session: Session, reason: str) -> Session:
     session.status = Session.Status.RUNNING
     session.closed_at = None
     session.save(update_fields=["status", "closed_at"])
+    # Issue 15: reopening a session of a finished or published tournament makes its results
+    # provisional again: the tournament runs again until the organiser re-publishes.
+    tournament = Tournament.objects.select_for_update().get(pk=session.tournament_id)
+    before["tournament_status"] = tournament.status
+    before["published_at"] = tournament.published_at
+    if tournament.status in (Tournament.Status.FINISHED, Tournament.Status.PUBLISHED):
+        tournament.status = Tournament.Status.RUNNING
+        tournament.published_at = None
+        tournament.save(update_fields=["status", "published_at"])
     record_audit(
         actor=actor,
         action="session.reopen",
         obj=session,
         before=before,
-        after=session_snapshot(session),
+        after={
+            **session_snapshot(session),
+            "tournament_status": tournament.status,
+            "published_at": tournament.published_at,
+        },
         reason=reason,
         tournament_id=session.tournament_id,
     )
+    enqueue_standings(session.tournament_id)
     return session
 
 

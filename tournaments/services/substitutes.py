@@ -18,7 +18,7 @@ from club.audit import record_audit
 from club.errors import ValidationFailed
 from club.models import Player
 from scoring.models import Game, GameSeat
-from scoring.services._common import audit_scope, lock_game
+from scoring.services._common import audit_scope, lock_game, require_open_session
 from scoring.services.games import game_snapshot, save_written_game
 from tournaments.models import Registration
 
@@ -47,6 +47,7 @@ def substitute_player(
     game = lock_game(
         game, expected_version=game.version if expected_version is None else expected_version
     )
+    require_open_session(actor, game, started=False)  # EMA 2025 7.3: before the game began
     if not (reason or "").strip():
         raise ValidationFailed("Say why the player is substituted.", field="reason")
     if from_ not in WHEN:

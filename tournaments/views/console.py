@@ -812,6 +812,19 @@ def session_clock_action(request: HttpRequest, slug: str, number: int) -> HttpRe
 def session_action(request: HttpRequest, slug: str, number: int, action: str) -> HttpResponse:
     tournament = organiser_tournament(request, slug)
     session = get_object_or_404(Session, tournament=tournament, number=number)
+    if action == "reopen":
+        # Issue 15: the organiser's override of locked results, with a reason (audited);
+        # after publication the results are provisional again until re-published.
+        ok, _result = run_service(
+            request,
+            None,
+            services().reopen_session,
+            session=session,
+            reason=(request.POST.get("reason") or "").strip(),
+        )
+        if ok:
+            messages.success(request, _("Session reopened: its results are provisional again."))
+        return redirect("tournaments:session", slug=slug, number=number)
     service = {"start": services().start_session, "close": services().close_session}.get(action)
     if service is None:
         raise PermissionDenied(_("Unknown action."))

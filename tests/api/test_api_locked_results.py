@@ -1,0 +1,91 @@
+"""Issue 15 over the API: a referee cannot change published results (the reported reopen,
+delete-last-hand, refinalize and 10,000-point penalty), nor score a session not started."""
+
+from __future__ import annotations
+
+import pytest
+from django.utils import timezone
+
+from scoring.models import Game
+from scoring.services import add_hand, finalize_game
+from tests.api.conftest import World
+from tests.factories import non_dealer_rons
+from tournaments.models import Penalty, Session, Tournament
+
+pytestmark = pytest.mark.django_db
+G = "/api/v1/games"
+
+
+def _publish(world: World) -> Game:
+    game = world.game
+    referee = world.user("referee")
+    for hand in non_dealer_rons(8):
+        game = add_hand(actor=referee, game=game, hand=hand, expected_version=game.version)
+    game = finalize_game(actor=referee, game=game, expected_version=game.version)
+    Session.objects.filter(pk=world.session.pk).update(
+        status=Session.Status.CLOSED, closed_at=timezone.now()
+    )
+    Tournament.objects.filter(pk=world.tournament.pk).update(
+        status=Tournament.Status.PUBLISHED, published_at=timezone.now()
+    )
+    return game
+
+
+def test_referee_cannot_reopen_delete_refinalize_or_penalise_published_results(world):
+    game = _publish(world)
+    client = world.client("referee")
+    version = game.version
+    for method, url, body in [
+        ("post", f"{G}/{game.pk}/reopen/", {"version": version, "reason": "again"}),
+        ("delete", f"{G}/{game.pk}/hands/7/", {"version": version, "reason": "x"}),
+        ("post", f"{G}/{game.pk}/finalize/", {"version": version}),
+        (
+            "put",
+            f"{G}/{game.pk}/hands/7/",
+            {"version": version, "reason": "x", "hand": {"outcome": "draw", "tenpai": []}},
+        ),
+    ]:
+        response = getattr(client, method)(url, body, format="json")
+        assert response.status_code == 400, (url, response.json())
+        assert response.json()["field"] == "session"
+        assert "published" in response.json()["message"]
+    response = client.post(
+        f"/api/v1/tournaments/{world.tournament.slug}/penalties/",
+        {
+            "player": world.players[0].pk,
+            "kind": "other",
+            "points": 10000,
+            "reason": "x",
+        },
+        format="json",
+    )
+    assert response.status_code == 400 and response.json()["field"] == "session"
+    assert Game.objects.get(pk=game.pk).version == version
+    assert not Penalty.objects.exists()
+
+
+def test_no_hand_before_the_start_signal(world):
+    Session.objects.filter(pk=world.session.pk).update(status=Session.Status.SEATED)
+    response = world.client("referee").post(
+        f"{G}/{world.game.pk}/hands/",
+        {"version": 0, "hand": non_dealer_rons(1)[0]},
+        format="json",
+    )
+    assert response.status_code == 400 and response.json()["field"] == "session"
+    assert "has not started yet" in response.json()["message"]
+
+
+def test_finalize_on_time_before_the_signal_is_an_organiser_override(world):
+    """EMA 2025 7.4: the referee is refused before the time signal; the organiser may, with a
+    reason."""
+    Session.objects.filter(pk=world.session.pk).update(started_at=timezone.now())
+    game = add_hand(
+        actor=world.user("referee"), game=world.game, hand=non_dealer_rons(1)[0], expected_version=0
+    )
+    url = f"{G}/{game.pk}/finalize/"
+    response = world.client("referee").post(url, {"version": 1, "end": "time"}, format="json")
+    assert response.status_code == 400 and response.json()["field"] == "end"
+    response = world.client("organiser").post(
+        url, {"version": 1, "end": "time", "reason": "evacuation"}, format="json"
+    )
+    assert response.status_code == 200 and response.json()["status"] == "finished"
