@@ -36,7 +36,7 @@ from .core import SeatingError, check_player_count
 Id = Any  # a player id: any hashable (the command passes JSON integers and strings)
 
 REPEAT = 12  # one earlier meeting at a table costs as much as 12 ranks of spread
-WIND = 3  # a player's wind spread reaching 2 (soft: winds trade against standing)
+WIND = 1  # a player's wind spread reaching 2 (soft: winds trade against standing)
 # A wind spread of 3 costs n + 8, a back-to-back pair 4k(n + 8), a pair of one group 16k(n + 8):
 # each above any table's rank spread (< n), so only the impossible keeps them.
 ITERATIONS_PER_PLAYER = 100  # annealing moves per player (at least MIN_ITERATIONS)
