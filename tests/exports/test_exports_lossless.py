@@ -4,10 +4,12 @@ same registrations and seating, gives identical standings and an identical EMA f
 
 import io
 import json
+from datetime import timedelta
 
 import pytest
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
+from django.utils import timezone
 from openpyxl import load_workbook
 from standings_builders import make_players, make_tournament, register
 
@@ -33,7 +35,14 @@ def _seated(slug, players, substitute):
     register(t, players)
     register(t, [substitute], is_substitute=True)
     for number, tables in enumerate(SEATING, start=1):
-        session = Session.objects.create(tournament=t, number=number)
+        # Running since two hours: scores enter running sessions only, and the time signal
+        # has sounded (issue 15; EMA 2025 7.4).
+        session = Session.objects.create(
+            tournament=t,
+            number=number,
+            status=Session.Status.RUNNING,
+            started_at=timezone.now() - timedelta(hours=2),
+        )
         replace_tables(
             actor=None, session=session, tables=[[players[i] for i in tbl] for tbl in tables]
         )
