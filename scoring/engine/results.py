@@ -170,12 +170,15 @@ def final_results(
 
     # EMA 2025 7.3: a substitute scores -15,000 and -15,000 uma. From the start their score
     # still places the others; during the game the others take the top places among
-    # themselves. (Chosen: oka follows the same places.)
+    # themselves ("the other players will receive 15,000, 5,000 and -5,000 points") and
+    # the substituted seat is last. (Chosen: oka follows the same places.)
     during = [s for s, when in subs.items() if when == "during"]
     if during:
         others = [s for s in seats if s not in during]
-        uma, _ = _place_bonus(scores, others, rules.uma, rules)
+        uma, rank = _place_bonus(scores, others, rules.uma, rules)
         oka, _ = _place_bonus(scores, others, oka_bonus, rules)
+        for i, seat in enumerate(sorted(during)):  # the last place(s), shared on "split"
+            rank[seat] = len(others) + 1 + (0 if rules.tie_break == "split" else i)
     for seat in subs:
         uma[seat], oka[seat] = rules.substitute_uma, 0
 

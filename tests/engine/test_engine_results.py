@@ -130,6 +130,17 @@ def test_substitute_during_game_ignored_for_uma() -> None:
     f = final_results(scores=[45000, 30000, 25000, 20000], rules=EMA, substitutes=subs)
     assert f["uma"] == [-15000, 15000, 5000, -5000]
     assert f["result"] == [-30000, 15000, 0, -15000]
+    # Issue 15: the places follow the uma: the others are 1st, 2nd, 3rd; the seat is last.
+    assert f["rank"] == [4, 1, 2, 3]
+
+
+def test_substitute_from_the_start_keeps_the_places_of_the_scores() -> None:
+    """EMA 2025 7.3: from the start "the score of the substitute player is relevant for
+    determining the opponents' uma": the others are placed 2nd to 4th behind the winner."""
+    subs = [{"seat": 0, "from": "start"}]
+    f = final_results(scores=[45000, 30000, 25000, 20000], rules=EMA, substitutes=subs)
+    assert f["rank"] == [1, 2, 3, 4]
+    assert f["result"] == [-30000, 5000, -10000, -25000]
 
 
 def test_check_final_scores() -> None:

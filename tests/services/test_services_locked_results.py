@@ -218,3 +218,42 @@ def test_finalize_on_time_needs_the_time_signal_or_an_organiser(seated, referee,
     assert game.status == Game.Status.FINISHED and game.end == "time"
     last = audit_for_game(game.pk).filter(action="game.finalize").last()
     assert last is not None and "override" not in (last.after or {})
+
+
+def test_no_lateness_penalty_for_a_substituted_player(
+    seated, referee, organiser, tournament, registrations
+):
+    """EMA 2025 7.3: "A player who is late by more than 10 minutes is replaced with a
+    substitute player and no lateness penalty is deducted": one given before the substitution
+    is cancelled by it, and none is accepted after it."""
+    late = registrations[1].player
+    penalty = add_penalty(
+        actor=referee,
+        tournament=tournament,
+        player=late,
+        kind="lateness",
+        minutes_late=5,
+        reason="late",
+        session=seated,
+    )
+    substitute_player(
+        actor=referee,
+        game=_game(seated),
+        seat=1,
+        substitute=PlayerFactory(),
+        reason="more than 10 minutes late",
+        from_="start",
+    )
+    penalty.refresh_from_db()
+    assert penalty.cancelled_at is not None and "7.3" in penalty.cancel_reason
+    with pytest.raises(ValidationFailed) as err:
+        add_penalty(
+            actor=referee,
+            tournament=tournament,
+            player=late,
+            kind="lateness",
+            minutes_late=3,
+            reason="late",
+            session=seated,
+        )
+    assert err.value.field == "player" and "EMA 2025 7.3" in err.value.message

@@ -134,6 +134,69 @@ def test_substituted_seat_is_credited_to_the_absent_player():
     assert rows["P1"].total == rows["P2"].total == 0 + (15000 + 5000) // 2
 
 
+def test_substituted_from_the_start_gets_none_of_the_substitutes_score_or_place():
+    """EMA 2025 7.3 (issue 15): "A player who is substituted will score -15,000 points and
+    -15,000 uma at each session": the substitute's 45,000 and first place are not theirs; the
+    substitute's score still places the opponents ("they will receive 5,000, -5,000 and
+    -15,000 points")."""
+    t = make_tournament(tie_breaks=["most_firsts", "total_table_score", "best_game"])
+    a, b, c, d, s = make_players(5)
+    register(t, [a, b, c, d])
+    register(t, [s], is_substitute=True)
+    scores_game(
+        t,
+        1,
+        1,
+        [a, b, c, d],
+        [45000, 30000, 25000, 20000],
+        substitutes=[{"seat": 0, "from": "start"}],
+        sitters=[s, b, c, d],
+    )
+    scores_game(t, 2, 1, [a, b, c, d], [40000, 30000, 30000, 20000])
+    recompute_standings(tournament_id=t.pk)
+    rows = _by_name(t)
+    # a: session 1 substituted (-30,000), session 2 first: 40-30+15 = +25,000.
+    assert rows["P0"].total == -30000 + 25000
+    assert rows["P0"].games == 2
+    assert rows["P0"].average_placement == 1.0  # only the session a played
+    first = rows["P0"].per_session[0]
+    assert first["substituted"] is True and first["place"] is None and first["score"] is None
+    assert rows["P0"].tie_break_values == [1, 40000, 25000]  # firsts, table score, best game
+    # b, c, d in session 1: 2nd, 3rd, 4th behind the substitute (5 / -5 / -15 uma).
+    assert rows["P1"].per_session[0]["place"] == 2
+    assert rows["P1"].total == (30000 - 30000 + 5000) + 0  # session 2: tie 2nd/3rd, 0 uma
+    assert rows["P3"].total == (20000 - 30000 - 15000) + (20000 - 30000 - 15000)
+    # The substitute: shown, unranked, nothing counted.
+    assert rows["P4"].rank is None and rows["P4"].games == 0 and rows["P4"].total == 0
+    assert rows["P4"].per_session[0]["as_substitute"] is True
+    assert rows["P4"].per_session[0]["place"] == 1
+
+
+def test_substituted_during_the_game_the_others_take_first_to_third():
+    """EMA 2025 7.3: after the game began "they will always receive -15,000 points uma, and
+    the other players will receive 15,000, 5,000 and -5,000 points": places 1-3 go with it."""
+    t = make_tournament()
+    a, b, c, d, s = make_players(5)
+    register(t, [a, b, c, d])
+    register(t, [s], is_substitute=True)
+    scores_game(
+        t,
+        1,
+        1,
+        [a, b, c, d],
+        [45000, 30000, 25000, 20000],
+        substitutes=[{"seat": 0, "from": "during"}],
+        sitters=[s, b, c, d],
+    )
+    recompute_standings(tournament_id=t.pk)
+    rows = _by_name(t)
+    assert rows["P0"].total == -30000 and rows["P0"].average_placement is None
+    assert rows["P1"].per_session[0]["place"] == 1 and rows["P1"].total == 15000
+    assert rows["P2"].per_session[0]["place"] == 2 and rows["P2"].total == 25000 - 30000 + 5000
+    assert rows["P3"].per_session[0]["place"] == 3 and rows["P3"].total == 20000 - 30000 - 5000
+    assert [rows[n].rank for n in ("P1", "P2", "P3", "P0")] == [1, 2, 3, 4]
+
+
 def test_ties_share_a_rank_when_no_tie_break_separates():
     t = make_tournament(tie_breaks=["most_firsts"])
     players = make_players(4)

@@ -16,7 +16,7 @@ from club.audit import record_audit
 from club.errors import ValidationFailed
 from club.models import Player
 from scoring.engine import Ruleset, load_ruleset
-from tournaments.models import Penalty, Registration, Session, Tournament
+from tournaments.models import Penalty, Registration, Seat, Session, Tournament
 
 from ._common import enqueue_standings, require_referee, user_or_none
 
@@ -58,6 +58,21 @@ def lateness_points(minutes_late: int | float, rules: Ruleset) -> int:
         )
     started = int(minutes_late) + (0 if float(minutes_late).is_integer() else 1)  # rounded up
     return started * rules.lateness_per_minute
+
+
+def was_substituted(player: Player, session: Session | None) -> bool:
+    """Whether `player`'s seat in `session` was taken by a substitute (EMA 2025 7.3)."""
+    if session is None:
+        return False
+    from scoring.models import Game
+
+    for table_id, wind in Seat.objects.filter(table__session=session, player=player).values_list(
+        "table_id", "wind"
+    ):
+        game = Game.objects.filter(table_id=table_id).only("substitutes").first()
+        if game is not None and any(int(s.get("seat", -1)) == wind for s in game.substitutes or []):
+            return True
+    return False
 
 
 def require_open_results(actor: Any, tournament: Tournament, session: Session | None) -> None:
@@ -156,6 +171,12 @@ def add_penalty(
         raise ValidationFailed("Say which session the player was late for.", field="session")
     if minutes_late is not None and kind != Penalty.Kind.LATENESS:
         raise ValidationFailed("minutes_late is only for lateness.", field="minutes_late")
+    if kind == Penalty.Kind.LATENESS and session is not None and was_substituted(player, session):
+        raise ValidationFailed(
+            f"{player} was replaced by a substitute in session {session.number}: no lateness "
+            "penalty is deducted (EMA 2025 7.3).",
+            field="player",
+        )
     rules = load_ruleset(tournament.ruleset, tournament.rule_overrides or None)
     amount = _points_for(kind=kind, points=points, minutes_late=minutes_late, rules=rules)
     if (

@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.db import transaction
+from django.utils import timezone
 
 from club.audit import record_audit
 from club.errors import ValidationFailed
@@ -20,9 +21,10 @@ from club.models import Player
 from scoring.models import Game, GameSeat
 from scoring.services._common import audit_scope, lock_game, require_open_session
 from scoring.services.games import game_snapshot, save_written_game
-from tournaments.models import Registration
+from tournaments.models import Penalty, Registration
 
-from ._common import enqueue_standings, require_referee
+from ._common import enqueue_standings, require_referee, user_or_none
+from .penalties import penalty_snapshot
 
 WHEN = ("start", "during")
 
@@ -84,6 +86,31 @@ def substitute_player(
     ]
     GameSeat.objects.filter(game=game, seat=seat).update(player=substitute)
     save_written_game(game, fields=["substitutes"])
+    # EMA 2025 7.3: "a player who is late by more than 10 minutes is replaced with a
+    # substitute player and no lateness penalty is deducted": a lateness given for this
+    # session before the substitution is cancelled (audited).
+    session = game.table.session  # type: ignore[union-attr]
+    for late in Penalty.objects.select_for_update().filter(
+        tournament=tournament,
+        session=session,
+        player_id=seats[seat],
+        kind=Penalty.Kind.LATENESS,
+        cancelled_at__isnull=True,
+    ):
+        was = penalty_snapshot(late)
+        late.cancelled_at = timezone.now()
+        late.cancelled_by = user_or_none(actor)
+        late.cancel_reason = "Substituted: no lateness penalty (EMA 2025 7.3)."
+        late.save(update_fields=["cancelled_at", "cancelled_by", "cancel_reason"])
+        record_audit(
+            actor=actor,
+            action="penalty.cancel",
+            obj=late,
+            before=was,
+            after=penalty_snapshot(late),
+            reason=late.cancel_reason,
+            tournament_id=tournament.pk,
+        )
     enqueue_standings(tournament.pk)  # the substitute appears in the standings: full rebuild
     record_audit(
         actor=actor,

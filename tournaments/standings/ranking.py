@@ -12,6 +12,12 @@ rows holding a game by that text)::
 
 plus ``"as_substitute": true`` on the entry of a substitute who sat in for an absent player:
 that entry is shown but never counted (the absent player is credited, EMA 2025 7.3).
+
+The substituted player's own entry has ``"substituted": true``, the seat's result (-15,000
+and -15,000 uma: -30,000, EMA 2025 7.3: "A player who is substituted will score -15,000
+points and -15,000 uma at each session") and ``"place": null, "score": null``: none of the
+substitute's table score or place, so it counts in the total (and best/worst game) but not
+in the average placement, firsts, lasts, table-score or head-to-head tie-breaks (issue 15).
 """
 
 from __future__ import annotations
@@ -75,12 +81,17 @@ def game_contributions(
             "score": int(final["scores"][seat]),
             "result": int(final["result"][seat]),
         }
+        if seat not in substituted:
+            out[sitter] = entry
+            continue
+        # EMA 2025 7.3: the substituted player scores the seat's result and nothing else of it.
+        credited = {**entry, "place": None, "score": None, "substituted": True}
         absent = (table_seat_players or {}).get(seat)
-        if seat in substituted and absent is not None and absent != sitter:
-            out[absent] = entry
+        if absent is not None and absent != sitter:
+            out[absent] = credited
             out[sitter] = {**entry, "as_substitute": True}
         else:
-            out[sitter] = entry
+            out[sitter] = credited  # the record marks the seat; nobody else is known
     return out
 
 
@@ -105,7 +116,8 @@ class Aggregate:
 
 def aggregate(entries: Sequence[Entry], *, penalties: int, players_per_table: int = 4) -> Aggregate:
     counted = [e for e in entries if not e.get("as_substitute")]
-    places = [int(e["place"]) for e in counted]
+    # A substituted session has no place and no table score (EMA 2025 7.3, issue 15).
+    places = [int(e["place"]) for e in counted if e.get("place") is not None]
     results = [int(e["result"]) for e in counted]
     average = round(sum(places) / len(places), 6) if places else None
     return Aggregate(
@@ -118,7 +130,9 @@ def aggregate(entries: Sequence[Entry], *, penalties: int, players_per_table: in
             "most_firsts": sum(1 for p in places if p == 1),
             "fewest_lasts": sum(1 for p in places if p == players_per_table),
             "average_placement": average,
-            "total_table_score": sum(int(e["score"]) for e in counted),
+            "total_table_score": sum(
+                int(e["score"]) for e in counted if e.get("score") is not None
+            ),
         },
     )
 
@@ -151,7 +165,7 @@ def head_to_head(group: Sequence[int], entries: Mapping[int, Sequence[Entry]]) -
     by_game: dict[int, list[tuple[int, int]]] = {}
     for pid in group:
         for e in entries.get(pid, ()):
-            if not e.get("as_substitute"):
+            if not e.get("as_substitute") and e.get("place") is not None:
                 by_game.setdefault(int(e["game"]), []).append((pid, int(e["place"])))
     score = dict.fromkeys(group, 0)
     for seated in by_game.values():
