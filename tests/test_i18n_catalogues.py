@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pytest
 from django.conf import settings
+from django.test import Client
+from django.utils import translation
 
 LOCALE = Path(settings.LOCALE_PATHS[0])
 TRANSLATED = [code for code, _name in settings.LANGUAGES if code != settings.LANGUAGE_CODE]
@@ -157,3 +159,18 @@ def test_compiled_catalogue_matches_the_po_file(code: str) -> None:
         elif [catalog.get((key, i)) for i in range(len(entry.forms))] != entry.forms:
             stale.append(entry.msgid[:60])
     assert stale == []
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("code", "word"), [("de", "Turniere"), ("fr", "Tournois"), ("nl", "Toernooien")]
+)
+def test_accept_language_picks_each_translated_language(
+    client: Client, code: str, word: str
+) -> None:
+    try:
+        page = client.get("/", HTTP_ACCEPT_LANGUAGE=f"{code},en;q=0.5").content.decode()
+    finally:
+        translation.activate(settings.LANGUAGE_CODE)  # the middleware leaves it active
+    assert f'lang="{code}"' in page
+    assert word in page
