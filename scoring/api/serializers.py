@@ -212,6 +212,13 @@ class FinalScoresInputSerializer(VersionInputSerializer):
         help_text="Table scores in seat order, as on the paper score sheet.",
     )
     riichi_sticks_left = serializers.IntegerField(min_value=0, max_value=1000, default=0)
+    chombo = serializers.ListField(
+        child=serializers.IntegerField(min_value=0, max_value=3),
+        required=False,
+        max_length=40,
+        help_text="Seat (0-3) of each chombo on the sheet; a seat may appear more than once. "
+        "Under EMA 2025 3.4.6 each is 20,000 deducted after uma.",
+    )
 
 
 class GameCreateInputSerializer(serializers.Serializer):

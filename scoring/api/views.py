@@ -369,6 +369,7 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ServiceViewS
             scores=data["scores"],
             riichi_sticks_left=data["riichi_sticks_left"],
             expected_version=data["version"],
+            chombos=data.get("chombo"),
         )
         return self._answer(game)
 

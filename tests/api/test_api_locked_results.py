@@ -89,3 +89,24 @@ def test_finalize_on_time_before_the_signal_is_an_organiser_override(world):
         url, {"version": 1, "end": "time", "reason": "evacuation"}, format="json"
     )
     assert response.status_code == 200 and response.json()["status"] == "finished"
+
+
+def test_paper_sheet_chombo_over_the_api(world):
+    """Issue 15 / EMA 2025 3.4.6: `"chombo": [seat, ...]` on final-scores, a seat may appear
+    more than once; each is 20,000 deducted after uma."""
+    response = world.client("referee").post(
+        f"{G}/{world.game.pk}/final-scores/",
+        {"version": 0, "scores": [40000, 30000, 30000, 20000], "chombo": [1, 1, 3]},
+        format="json",
+    )
+    assert response.status_code == 200, response.json()
+    final = response.json()["summary"]["final"]
+    assert final["penalties"] == [0, 40000, 0, 20000]
+    # seat 1: 30,000 - 30,000 + tie 2nd/3rd uma 0 - 40,000; seat 3: -10,000 - 15,000 - 20,000
+    assert final["result"] == [25000, -40000, 0, -45000]
+    bad = world.client("referee").post(
+        f"{G}/{world.game.pk}/final-scores/",
+        {"version": 1, "scores": [40000, 30000, 30000, 20000], "chombo": [4]},
+        format="json",
+    )
+    assert bad.status_code == 400 and "chombo" in str(bad.json())
