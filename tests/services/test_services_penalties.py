@@ -106,8 +106,9 @@ def test_score_sheet_penalties_default_from_the_ruleset(tournament, referee, pla
 
 
 def test_obstruction_range(tournament, referee, player):
-    """EMA 2025 6.12: obstruction is 8,000 or 12,000, up to 48,000 in serious cases."""
-    for bad in (1000, 50000):
+    """EMA 2025 6.12: obstruction is 8,000 or 12,000, up to 48,000 in serious cases; the
+    9,900 of issue 15 is refused."""
+    for bad in (1000, 9900, 11900, 50000):
         with pytest.raises(ValidationFailed) as err:
             add_penalty(
                 actor=referee,
@@ -132,6 +133,30 @@ def test_obstruction_range(tournament, referee, player):
         reason="x",
     )
     assert p.points == 12000
+
+
+def test_score_sheet_penalty_is_2000_each(tournament, referee, player):
+    """EMA 2025 7.5: "a 2,000-point penalty for each of the players"."""
+    with pytest.raises(ValidationFailed) as err:
+        add_penalty(
+            actor=referee,
+            tournament=tournament,
+            player=player,
+            kind="score_sheet",
+            points=5000,
+            reason="x",
+        )
+    assert err.value.field == "points" and "7.5" in err.value.message
+    for ok in (8000, 48000):
+        p = add_penalty(
+            actor=referee,
+            tournament=tournament,
+            player=player,
+            kind="obstruction",
+            points=ok,
+            reason="x",
+        )
+        assert p.points == ok
 
 
 def test_chombo_is_refused_as_penalty(tournament, referee, player):

@@ -21,7 +21,7 @@ from tournaments.models import Penalty, Registration, Seat, Session, Tournament
 from ._common import enqueue_standings, require_referee, user_or_none
 
 # EMA 2025 6.12: obstruction is 8,000 or 12,000, or 12,000 to 48,000 in serious cases.
-OBSTRUCTION_MIN, OBSTRUCTION_MAX = 8000, 48000
+OBSTRUCTION_MIN, OBSTRUCTION_SERIOUS, OBSTRUCTION_MAX = 8000, 12000, 48000
 
 
 def penalty_snapshot(p: Penalty) -> dict[str, Any]:
@@ -130,13 +130,26 @@ def _points_for(
         raise ValidationFailed("points must be a positive whole number.", field="points")
     if points % 100:
         raise ValidationFailed("points must be a multiple of 100.", field="points")
+    ema = rules.id.startswith("ema")
     if (
         kind == Penalty.Kind.OBSTRUCTION
-        and rules.id.startswith("ema")
-        and not OBSTRUCTION_MIN <= points <= OBSTRUCTION_MAX
+        and ema
+        and points != OBSTRUCTION_MIN
+        and not OBSTRUCTION_SERIOUS <= points <= OBSTRUCTION_MAX
     ):
+        # EMA 2025 6.12: "point penalties of 8,000 or 12,000 points, or in serious or repeated
+        # cases with point penalties between 12,000 and 48,000".
         raise ValidationFailed(
-            f"Obstruction is {OBSTRUCTION_MIN} to {OBSTRUCTION_MAX} points (EMA 2025 6.12).",
+            f"Obstruction is {OBSTRUCTION_MIN:,} or {OBSTRUCTION_SERIOUS:,} points, or between "
+            f"{OBSTRUCTION_SERIOUS:,} and {OBSTRUCTION_MAX:,} in serious or repeated cases "
+            f"(EMA 2025 6.12), not {points:,}.",
+            field="points",
+        )
+    if kind == Penalty.Kind.SCORE_SHEET and ema and points != rules.score_sheet_penalty:
+        # EMA 2025 7.5: "a 2,000-point penalty for each of the players".
+        raise ValidationFailed(
+            f"A score-sheet penalty is {rules.score_sheet_penalty:,} points per player (EMA "
+            f"2025 7.5), not {points:,}.",
             field="points",
         )
     return points
