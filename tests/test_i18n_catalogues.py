@@ -163,7 +163,8 @@ def test_compiled_catalogue_matches_the_po_file(code: str) -> None:
 
 @pytest.mark.django_db
 @pytest.mark.parametrize(
-    ("code", "word"), [("de", "Turniere"), ("fr", "Tournois"), ("nl", "Toernooien")]
+    ("code", "word"),
+    [("de", "Turniere"), ("fr", "Tournois"), ("nl", "Toernooien"), ("it", "Tornei")],
 )
 def test_accept_language_picks_each_translated_language(
     client: Client, code: str, word: str
