@@ -143,6 +143,7 @@ LANGUAGES = [
     ("fr", "Français"),
     ("nl", "Nederlands"),
     ("it", "Italiano"),
+    ("es", "Español"),
 ]
 LOCALE_PATHS = [BASE_DIR / "locale"]
 TIME_ZONE = os.environ.get("TIME_ZONE", "UTC")

@@ -164,7 +164,13 @@ def test_compiled_catalogue_matches_the_po_file(code: str) -> None:
 @pytest.mark.django_db
 @pytest.mark.parametrize(
     ("code", "word"),
-    [("de", "Turniere"), ("fr", "Tournois"), ("nl", "Toernooien"), ("it", "Tornei")],
+    [
+        ("de", "Turniere"),
+        ("fr", "Tournois"),
+        ("nl", "Toernooien"),
+        ("it", "Tornei"),
+        ("es", "Torneos"),
+    ],
 )
 def test_accept_language_picks_each_translated_language(
     client: Client, code: str, word: str
