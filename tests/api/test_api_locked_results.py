@@ -110,3 +110,24 @@ def test_paper_sheet_chombo_over_the_api(world):
         format="json",
     )
     assert bad.status_code == 400 and "chombo" in str(bad.json())
+
+
+def test_tie_breaks_and_qualification_only_over_the_api(world, django_capture_on_commit_callbacks):
+    """Issue 15: organisers set the tie-breaks and qualification-only; the standings are
+    recomputed at once; an unknown tie-break is refused naming the field."""
+    from tournaments.models import StandingRow
+
+    url = f"/api/v1/tournaments/{world.tournament.slug}/"
+    body = {"tie_breaks": ["most_firsts", "head_to_head"], "qualification_only": True}
+    assert world.client("referee").patch(url, body, format="json").status_code == 403
+    with django_capture_on_commit_callbacks(execute=True) as queued:
+        response = world.client("organiser").patch(url, body, format="json")
+    assert response.status_code == 200, response.json()
+    assert queued  # the standings recompute
+    assert response.json()["tie_breaks"] == ["most_firsts", "head_to_head"]
+    assert response.json()["qualification_only"] is True
+    # Recomputed (eager tasks in tests): every registered player has a row with two values.
+    rows = StandingRow.objects.filter(tournament=world.tournament)
+    assert rows.count() == 4 and all(len(r.tie_break_values) == 2 for r in rows)
+    bad = world.client("organiser").patch(url, {"tie_breaks": ["luck"]}, format="json")
+    assert bad.status_code == 400 and bad.json()["field"] == "tie_breaks"

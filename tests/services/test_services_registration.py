@@ -162,7 +162,7 @@ def test_update_tournament_rules_only_before_scores(tournament, organiser, refer
     from tournaments.services import update_tournament
 
     t = update_tournament(
-        actor=organiser, tournament=tournament, name="Renamed", tie_breaks=["placements"]
+        actor=organiser, tournament=tournament, name="Renamed", tie_breaks=["average_placement"]
     )
     assert t.name == "Renamed"
     with pytest.raises(Denied):

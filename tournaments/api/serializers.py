@@ -210,6 +210,18 @@ class ImportResultSerializer(serializers.Serializer):
 
 
 # ---- input ----------------------------------------------------------------------------------
+class TournamentSettingsInputSerializer(serializers.Serializer):
+    """PATCH /tournaments/{slug}/: the standings settings (issue 15)."""
+
+    tie_breaks = serializers.ListField(
+        child=serializers.CharField(max_length=40),
+        required=False,
+        max_length=10,
+        help_text="Tie-breaks in order after the total (docs/standings.md).",
+    )
+    qualification_only = serializers.BooleanField(required=False)
+
+
 class TournamentInputSerializer(serializers.Serializer):
     name = serializers.CharField(max_length=200)
     slug = serializers.SlugField(max_length=50)

@@ -85,6 +85,7 @@ from .serializers import (
     TableSerializer,
     TournamentInputSerializer,
     TournamentSerializer,
+    TournamentSettingsInputSerializer,
 )
 
 IDEMPOTENCY_KEY = OpenApiParameter(
@@ -209,6 +210,18 @@ class TournamentViewSet(
         data = parse(TournamentInputSerializer, request)
         tournament = services().create_tournament(actor=request.user, **data)
         return Response(TournamentSerializer(tournament).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(
+        summary="Change the tie-breaks or qualification-only (organisers); the standings and "
+        "the EMA report are recomputed",
+        request=TournamentSettingsInputSerializer,
+        responses={200: TournamentSerializer, **WRITE_ERRORS},
+    )
+    def partial_update(self, request: Request, slug: str) -> Response:
+        tournament = self.get_object()
+        data = parse(TournamentSettingsInputSerializer, request)
+        tournament = services().update_tournament(actor=request.user, tournament=tournament, **data)
+        return Response(TournamentSerializer(tournament).data)
 
     @extend_schema(
         summary="Change the tournament's status (organisers)",

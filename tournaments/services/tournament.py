@@ -15,7 +15,7 @@ from club.services.players import clean_country
 from club.services.validation import check_rules, parse_date
 from tournaments.models import StaffRole, Tournament
 
-from ._common import require_organiser, user_or_none
+from ._common import enqueue_standings, require_organiser, user_or_none
 
 
 def tournament_snapshot(t: Tournament) -> dict[str, Any]:
@@ -206,6 +206,16 @@ def update_tournament(*, actor: Any, tournament: Tournament, **changes: Any) -> 
         tie_breaks = changes["tie_breaks"]
         if not isinstance(tie_breaks, list) or not all(isinstance(t, str) for t in tie_breaks):
             raise ValidationFailed("tie_breaks is a list of names.", field="tie_breaks")
+        from tournaments.standings.ranking import TIE_BREAKS
+
+        unknown_names = [t for t in tie_breaks if t not in TIE_BREAKS]
+        if unknown_names:
+            raise ValidationFailed(
+                f"Unknown tie-break {unknown_names[0]!r} (known: {', '.join(TIE_BREAKS)}).",
+                field="tie_breaks",
+            )
+        if len(set(tie_breaks)) != len(tie_breaks):
+            raise ValidationFailed("A tie-break is listed twice.", field="tie_breaks")
         tournament.tie_breaks = tie_breaks
     if "qualification_only" in changes:
         tournament.qualification_only = bool(changes["qualification_only"])
@@ -225,6 +235,9 @@ def update_tournament(*, actor: Any, tournament: Tournament, **changes: Any) -> 
             games.update(ruleset=ruleset, rule_overrides=overrides or {})
         tournament.ruleset, tournament.rule_overrides = ruleset, overrides or {}
     tournament.save()
+    if any(k in changes for k in ("tie_breaks", "qualification_only", "ruleset", "rule_overrides")):
+        # Issue 15: the standings (ranks, tie-break values) and the EMA report follow at once.
+        enqueue_standings(tournament.pk)
     record_audit(
         actor=actor,
         action="tournament.update",
