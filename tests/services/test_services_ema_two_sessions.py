@@ -65,7 +65,8 @@ def test_two_session_ema_tournament_with_substitutes_and_a_paper_chombo(
     assert g.summary["final"]["penalties"] == [0, 20000, 0, 0]
     close_session(actor=organiser, session=s1)
 
-    seat_session(actor=organiser, session=s2, tables=[[p[0], p[4], p[1], p[5]], [p[2], p[6], p[3], p[7]]])  # fmt: skip
+    tables = [[p[0], p[4], p[1], p[5]], [p[2], p[6], p[3], p[7]]]
+    seat_session(actor=organiser, session=s2, tables=tables)
     start_session(actor=organiser, session=s2)
     # P1 (seat 2) is replaced during the game (EMA 2025 7.3: "after the beginning").
     substitute_player(actor=organiser, game=_game(s2, 1), seat=2, substitute=sub2,
