@@ -144,6 +144,7 @@ LANGUAGES = [
     ("nl", "Nederlands"),
     ("it", "Italiano"),
     ("es", "Español"),
+    ("pl", "Polski"),
 ]
 LOCALE_PATHS = [BASE_DIR / "locale"]
 TIME_ZONE = os.environ.get("TIME_ZONE", "UTC")

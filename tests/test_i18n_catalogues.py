@@ -170,6 +170,7 @@ def test_compiled_catalogue_matches_the_po_file(code: str) -> None:
         ("nl", "Toernooien"),
         ("it", "Tornei"),
         ("es", "Torneos"),
+        ("pl", "Turnieje"),
     ],
 )
 def test_accept_language_picks_each_translated_language(
