@@ -143,7 +143,8 @@ class Table(models.Model):
 
 
 class Seat(models.Model):
-    WINDS = ["East", "South", "West", "North"]
+    WINDS = ["East", "South", "West", "North"]  # stable names (API, str); pages use WIND_LABELS
+    WIND_LABELS = (_("East"), _("South"), _("West"), _("North"))  # in the reader's language
 
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
     wind = models.PositiveSmallIntegerField()  # 0 East .. 3 North: the starting seat

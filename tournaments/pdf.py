@@ -36,7 +36,7 @@ def table_cards_pdf(session: Session) -> bytes:
             "session": session,
             "tournament": session.tournament,
             "tables": _tables(session),
-            "winds": Seat.WINDS,
+            "winds": Seat.WIND_LABELS,
         },
     )
 
@@ -49,7 +49,7 @@ def score_sheets_pdf(session: Session) -> bytes:
             "session": session,
             "tournament": session.tournament,
             "tables": _tables(session),
-            "winds": Seat.WINDS,
+            "winds": Seat.WIND_LABELS,
             "rows": range(16),
         },
     )
@@ -63,7 +63,7 @@ def all_last_sheets_pdf(session: Session) -> bytes:
             "session": session,
             "tournament": session.tournament,
             "tables": _tables(session),
-            "winds": Seat.WINDS,
+            "winds": Seat.WIND_LABELS,
         },
     )
 

@@ -754,7 +754,7 @@ def session_console(request: HttpRequest, slug: str, number: int) -> HttpRespons
             1 for t in tables if t["game"] and t["game"].status != Game.Status.FINISHED
         ),
         "substitute_form": substitute_form,
-        "winds": Seat.WINDS,
+        "winds": Seat.WIND_LABELS,
     }
     if request.headers.get("HX-Request"):
         return render(request, "tournaments/console/_clock.html", context)

@@ -8,7 +8,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.template.loader import render_to_string
 from django.utils.safestring import mark_safe
-from django.utils.translation import get_language
+from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
 
 from club import names
@@ -84,6 +84,17 @@ def standings_table_html(tournament: Tournament) -> str:
     return render_to_string("tournaments/_standings_table.html", context)
 
 
+# The names shown for Tournament.tie_breaks (tournaments/standings/ranking.py TIE_BREAKS).
+TIE_BREAK_LABELS = {
+    "best_game": gettext_lazy("best game"),
+    "most_firsts": gettext_lazy("first places"),
+    "fewest_lasts": gettext_lazy("last places"),
+    "average_placement": gettext_lazy("average placement"),
+    "total_table_score": gettext_lazy("table scores"),
+    "head_to_head": gettext_lazy("head to head"),
+}
+
+
 def standings_lines(
     rows: list[StandingRow], sessions: list[int], tie_breaks: tuple[str, ...]
 ) -> list[dict[str, Any]]:
@@ -107,7 +118,7 @@ def standings_lines(
             else:
                 cell["result"] += int(entry["result"])
         title = "; ".join(
-            f"{name.replace('_', ' ')}: {'-' if value is None else value}"
+            f"{TIE_BREAK_LABELS.get(name, name)}: {'-' if value is None else value}"
             for name, value in zip(tie_breaks, row.tie_break_values or [], strict=False)
         )
         lines.append(
@@ -251,7 +262,7 @@ def seating(request: HttpRequest, slug: str, number: int | None = None) -> HttpR
         "session": session,
         "tables": tables,
         "query": query,
-        "winds": Seat.WINDS,
+        "winds": Seat.WIND_LABELS,
     }
     if request.headers.get("HX-Request"):
         return render(request, "tournaments/_seating_tables.html", context)
