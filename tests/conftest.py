@@ -11,10 +11,19 @@ from pathlib import Path
 import pytest
 from django.conf import settings
 from django.db import connections
+from django.utils import translation
 
 from config.celery import app as celery_app
 
 ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(autouse=True)
+def _english_after_each_test() -> Iterator[None]:
+    """LocaleMiddleware leaves the last request's language active in the thread: a test that
+    asks for a German page would otherwise make the next test in the process German."""
+    yield
+    translation.activate(settings.LANGUAGE_CODE)
 
 
 @pytest.fixture(autouse=True)
