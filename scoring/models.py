@@ -112,5 +112,8 @@ class GamePenalty(models.Model):
     points = models.PositiveIntegerField()
     note = models.TextField(blank=True)
 
+    class Meta:
+        verbose_name_plural = "game penalties"  # the admin said "Game penaltys" (issue 18)
+
     def __str__(self) -> str:
         return f"Game {self.game_id} seat {self.seat}: {self.kind} -{self.points}"

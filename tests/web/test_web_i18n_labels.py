@@ -41,3 +41,13 @@ def test_tie_break_names_follow_the_language() -> None:
         assert standings_lines([row], [], tie_breaks)[0]["tie_breaks"] == (
             "meilleure partie: 42; premières places: 3"
         )
+
+
+def test_small_labels_of_issue_18_read_right() -> None:
+    """French agrees with "la session" (was "Session 1 Clôturé"); the admin's plural is English."""
+    from scoring.models import GamePenalty
+    from tournaments.models import Session
+
+    with translation.override("fr"):
+        assert str(Session.Status.CLOSED.label) == "Clôturée"
+    assert GamePenalty._meta.verbose_name_plural == "game penalties"
