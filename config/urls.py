@@ -1,7 +1,5 @@
 from django.contrib import admin
-from django.templatetags.static import static
 from django.urls import include, path
-from django.views.generic.base import RedirectView
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from config import views
@@ -9,8 +7,7 @@ from config import views
 urlpatterns = [
     path("", views.home, name="home"),
     path("health/", views.health, name="health"),
-    # Browsers ask for /favicon.ico whatever the page says: answer with the app icon.
-    path("favicon.ico", RedirectView.as_view(url=static("icons/hanchan-192.png"), permanent=True)),
+    path("favicon.ico", views.favicon, name="favicon"),
     path("accounts/", include("django.contrib.auth.urls")),
     path("admin/", admin.site.urls),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),

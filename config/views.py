@@ -1,5 +1,6 @@
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import HttpRequest, HttpResponse, HttpResponsePermanentRedirect, JsonResponse
 from django.shortcuts import render
+from django.templatetags.static import static
 
 from config.health import health_report
 
@@ -16,3 +17,12 @@ def health(request: HttpRequest) -> JsonResponse:
     response = JsonResponse(report, status=status)
     response["Cache-Control"] = "no-store"
     return response
+
+
+def favicon(request: HttpRequest) -> HttpResponsePermanentRedirect:
+    """Browsers ask for /favicon.ico whatever the page says: answer with the app icon.
+
+    Resolved per request, not when the URLs load: with production's manifest storage the
+    hashed name exists only after collectstatic, and `check --deploy` must run before it.
+    """
+    return HttpResponsePermanentRedirect(static("icons/hanchan-192.png"))

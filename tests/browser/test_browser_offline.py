@@ -228,8 +228,14 @@ def test_a_game_finalized_meanwhile_refuses_the_waiting_hands_and_says_so(
     ).user
     add_hand(actor=organiser, game=game, hand=ron(3, 0, 1, 40), expected_version=0)
     game.refresh_from_db()
-    # EMA 2025 7.4: the session stopped, the game is finalized on time.
-    finalize_game(actor=organiser, game=game, expected_version=game.version, end="time")
+    # EMA 2025 7.4: the organiser stops the game on time before the signal, with a reason.
+    finalize_game(
+        actor=organiser,
+        game=game,
+        expected_version=game.version,
+        end="time",
+        reason="Head referee stopped the table",
+    )
 
     page.context.set_offline(False)
     conflict = page.locator("#offline-conflict[data-kind='finalized']")
