@@ -551,15 +551,29 @@ def game_paper_sheet(request: HttpRequest, game_id: int) -> HttpResponse:
 @login_required
 @require_POST
 def game_delete_last(request: HttpRequest, game_id: int) -> HttpResponse:
+    from scoring.services import delete_last_hand
+
+    return _game_action_with_reason(
+        request,
+        game_id,
+        delete_last_hand,
+        missing=_("Give a reason to delete the last hand."),
+        done=_("Last hand deleted."),
+    )
+
+
+def _game_action_with_reason(
+    request: HttpRequest, game_id: int, action: Any, *, missing: str, done: str
+) -> HttpResponse:
+    """Run a game write that takes a reason and the version the page showed (audited by the
+    service); its refusals become messages on the entry page."""
     game = _game_for_editing(request, game_id)
     form = ReasonForm(request.POST)
     if not form.is_valid():
-        messages.error(request, _("Give a reason to delete the last hand."))
+        messages.error(request, missing)
         return redirect("scoring:entry", game_id=game.pk)
-    from scoring.services import delete_last_hand
-
     try:
-        delete_last_hand(
+        action(
             actor=request.user,
             game=game,
             expected_version=form.cleaned_data["expected_version"],
@@ -572,7 +586,7 @@ def game_delete_last(request: HttpRequest, game_id: int) -> HttpResponse:
     except (ServiceError, RecordError) as exc:
         messages.error(request, getattr(exc, "message", str(exc)))
     else:
-        messages.success(request, _("Last hand deleted."))
+        messages.success(request, done)
     return redirect("scoring:entry", game_id=game.pk)
 
 
@@ -624,29 +638,15 @@ def game_finalize(request: HttpRequest, game_id: int) -> HttpResponse:
 def game_reopen(request: HttpRequest, game_id: int) -> HttpResponse:
     """Reopen a finalized game (with a reason, audited), e.g. one finalized on time by mistake;
     refused once the session is closed (issue 15: an organiser reopens the session first)."""
-    game = _game_for_editing(request, game_id)
-    form = ReasonForm(request.POST)
-    if not form.is_valid():
-        messages.error(request, _("Give a reason to reopen the game."))
-        return redirect("scoring:entry", game_id=game.pk)
     from scoring.services import reopen_game
 
-    try:
-        reopen_game(
-            actor=request.user,
-            game=game,
-            expected_version=form.cleaned_data["expected_version"],
-            reason=form.cleaned_data["reason"],
-        )
-    except ConflictError:
-        messages.error(request, _("The game changed meanwhile; check the table and retry."))
-    except ServicePermissionDenied as exc:
-        raise PermissionDenied(exc.message) from exc
-    except (ServiceError, RecordError) as exc:
-        messages.error(request, getattr(exc, "message", str(exc)))
-    else:
-        messages.success(request, _("Game reopened: its result does not count until finalized."))
-    return redirect("scoring:entry", game_id=game.pk)
+    return _game_action_with_reason(
+        request,
+        game_id,
+        reopen_game,
+        missing=_("Give a reason to reopen the game."),
+        done=_("Game reopened: its result does not count until finalized."),
+    )
 
 
 def game_public(request: HttpRequest, game_id: int) -> HttpResponse:
