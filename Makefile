@@ -52,8 +52,15 @@ bench: install
 	HANCHAN_TESTING=1 $(BIN)/python bench/seating.py
 	HANCHAN_TESTING=1 $(BIN)/python bench/standings.py
 
+# With no broker configured tasks run in-process: there is nothing for a worker to read, and
+# Celery would otherwise wait on its own default broker (amqp://localhost) that nothing uses.
 worker: install
-	$(BIN)/celery -A config worker --loglevel=info
+	@if [ -z "$$CELERY_BROKER_URL" ]; then \
+	  echo "No CELERY_BROKER_URL set: tasks run in-process, no worker is needed."; \
+	  echo "For a worker: CELERY_BROKER_URL=redis://127.0.0.1:6379/0 make worker"; \
+	else \
+	  $(BIN)/celery -A config worker --loglevel=info; \
+	fi
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis staticfiles db.sqlite3 db.sqlite3-shm db.sqlite3-wal

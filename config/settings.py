@@ -1,7 +1,8 @@
 """All settings, driven by the environment (one module, as in healthchecks).
 
 Defaults give a zero-setup development instance: SQLite and Celery tasks run eagerly in-process.
-Production sets DATABASE_URL, CELERY_BROKER_URL, SECRET_KEY and ALLOWED_HOSTS.
+Production sets HANCHAN_ENV=production, DATABASE_URL, CELERY_BROKER_URL, SECRET_KEY and
+ALLOWED_HOSTS.
 """
 
 import os
@@ -21,17 +22,32 @@ def env_list(name: str, default: str = "") -> list[str]:
     return [item.strip() for item in os.environ.get(name, default).split(",") if item.strip()]
 
 
+# Production is declared, never guessed: HANCHAN_ENV=production (set by the Dockerfile and
+# docker-compose.yml) makes the settings strict: SECRET_KEY and ALLOWED_HOSTS must be given and
+# DEBUG must be off. Anything else is a development instance, so every README command line
+# works from a fresh clone with nothing set in the environment (issue 14.8).
+HANCHAN_ENV = os.environ.get("HANCHAN_ENV", "").strip().lower() or "development"
+if HANCHAN_ENV not in {"production", "development"}:
+    # A typo ("prod") must not quietly start a production server with the development key.
+    raise ImproperlyConfigured(
+        f"HANCHAN_ENV must be 'production' or 'development', not {HANCHAN_ENV!r}"
+    )
+PRODUCTION = HANCHAN_ENV == "production"
+
 DEBUG = env_bool("DEBUG")
 TESTING = env_bool("HANCHAN_TESTING")
+if PRODUCTION and DEBUG:
+    raise ImproperlyConfigured("DEBUG must be off when HANCHAN_ENV=production")
 
 SECRET_KEY = os.environ.get("SECRET_KEY", "")
 if not SECRET_KEY:
-    if not (DEBUG or TESTING):
-        raise ImproperlyConfigured("SECRET_KEY must be set when DEBUG is off")
-    # Development only: never used when DEBUG is off.
+    if PRODUCTION:
+        raise ImproperlyConfigured("SECRET_KEY must be set when HANCHAN_ENV=production")
+    # Development only: production refuses to start without its own key (above), and
+    # `check --deploy` flags this one (security.W009) wherever it is used.
     SECRET_KEY = "dev-only-insecure-key-do-not-use-in-production"
 
-ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "127.0.0.1,localhost" if DEBUG or TESTING else "")
+ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "" if PRODUCTION else "127.0.0.1,localhost")
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS")
 
 INSTALLED_APPS = [

@@ -157,6 +157,15 @@ def test_export_games_command_writes_records(tmp_path):
     assert json.loads(out.read_text()) == [record, sheet]
 
 
+def test_export_games_to_a_path_ending_in_a_slash_creates_that_directory(tmp_path):
+    # README: `export_games demo-open-2026 --output games/` from a fresh clone.
+    t = make_tournament()
+    players = make_players(4)
+    hands_game(t, 1, 1, players, HANDS)
+    call_command("export_games", t.slug, "--output", f"{tmp_path / 'games'}/", stdout=io.StringIO())
+    assert [p.name for p in (tmp_path / "games").iterdir()] == ["s01-t001.json"]
+
+
 def _full_tournament():
     User = get_user_model()
     organiser = User.objects.create_user("orga", email="o@example.org", password="x")

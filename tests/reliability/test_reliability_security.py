@@ -213,11 +213,12 @@ def production_env(**extra: str) -> dict[str, str]:
     }
     # A fresh random key each run: nothing secret is stored anywhere.
     env.update(
+        HANCHAN_ENV="production",
         SECRET_KEY=secrets.token_urlsafe(50),
         ALLOWED_HOSTS="hanchan.example.org",
         DJANGO_SETTINGS_MODULE="config.settings",
-        **extra,
     )
+    env.update(extra)
     return env
 
 
@@ -277,6 +278,26 @@ def test_production_refuses_to_start_without_a_secret_key() -> None:
     result = run_manage("check", env=env)
     assert result.returncode != 0
     assert "SECRET_KEY" in result.stderr
+
+
+def test_production_refuses_debug_and_an_unknown_environment_name() -> None:
+    # Issue 14.8: production is declared by HANCHAN_ENV=production and stays strict; a typo
+    # must not start a server with the development key.
+    debug = run_manage("check", env=production_env(DEBUG="1"))
+    assert debug.returncode != 0
+    assert "DEBUG must be off" in debug.stderr
+    typo = run_manage("check", env=production_env(HANCHAN_ENV="prod"))
+    assert typo.returncode != 0
+    assert "HANCHAN_ENV" in typo.stderr
+
+
+def test_outside_production_the_development_key_is_used_and_check_deploy_flags_it() -> None:
+    env = production_env()
+    for name in ("HANCHAN_ENV", "SECRET_KEY", "ALLOWED_HOSTS"):
+        del env[name]
+    assert run_manage("check", env=env).returncode == 0
+    deploy = run_manage("check", "--deploy", env=env)
+    assert "security.W009" in deploy.stdout + deploy.stderr  # the short development key
 
 
 # --- no secret in the repository -------------------------------------------------------------

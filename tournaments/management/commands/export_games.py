@@ -9,6 +9,7 @@ tournament penalties (extensions of the format, scoring/engine/README.md, issue 
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 from typing import Any
 
@@ -40,6 +41,9 @@ class Command(BaseCommand):
             name = f"s{game.table.session.number:02d}-t{game.table.number:03d}"
             records.append((name, game_record(game)))
         output = Path(options["output"])
+        if options["output"].endswith(("/", os.sep)):
+            # `--output games/` names a directory even before it exists (README).
+            output.mkdir(parents=True, exist_ok=True)
         if output.is_dir():
             for name, record in records:
                 (output / f"{name}.json").write_text(
