@@ -10,11 +10,42 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
-from scoring.engine import RecordError, load_ruleset, replay
-from scoring.models import Game
+from scoring.engine import RecordError, Ruleset, load_ruleset, replay
+from scoring.models import Game, GamePenalty
 from scoring.records import game_record
 
 WINDS = "ESWN"
+
+
+def chombo_points(rules: Ruleset) -> int | None:
+    """What a chombo costs after uma under these rules (EMA 2025 3.4.6: 20,000 in a
+    tournament), or None where it is paid at the table (a reverse mangan: the hand's deltas)."""
+    return rules.chombo.points if rules.chombo.mode == "penalty" else None
+
+
+def game_chombos(
+    game: Game, stored_hands: list[dict[str, Any]] | None = None, rules: Ruleset | None = None
+) -> list[dict[str, Any]]:
+    """Every chombo of the game, entered hand by hand (a hand with outcome "chombo") or on a
+    paper sheet (a game penalty of kind "chombo"), in playing order:
+    ``{"seat", "hand": 0-based hand or None (paper sheet), "points": deducted after uma or
+    None where the rules pay it at the table}`` (EMA 2025 3.4.6)."""
+    if rules is None:
+        rules = load_ruleset(game.ruleset, game.rule_overrides or None)
+    if stored_hands is None:
+        stored_hands = [h.data for h in game.hands.order_by("number")]
+    cost = chombo_points(rules)
+    out: list[dict[str, Any]] = [
+        {"seat": hand.get("offender"), "hand": i, "points": cost}
+        for i, hand in enumerate(stored_hands)
+        if hand.get("outcome") == "chombo"
+    ]
+    if game.entry == Game.Entry.FINAL_SCORES:  # only a paper sheet keeps chombo penalties
+        for seat, points in GamePenalty.objects.filter(game=game, kind="chombo").values_list(
+            "seat", "points"
+        ):
+            out.append({"seat": seat, "hand": None, "points": points})
+    return out
 
 
 def replayed(game: Game, stored_hands: list[dict[str, Any]]) -> dict[str, Any]:
@@ -42,6 +73,7 @@ def table_state(game: Game, *, upto: int | None = None) -> dict[str, Any]:
     players = [str(s.player) for s in game.seats.select_related("player").order_by("seat")]
     stored_hands = [h.data for h in game.hands.order_by("number")]
     rules = load_ruleset(game.ruleset, game.rule_overrides or None)
+    chombos = game_chombos(game, stored_hands, rules)
     if upto is not None and upto < len(stored_hands):
         stored_hands = stored_hands[:upto]
         try:
@@ -53,6 +85,11 @@ def table_state(game: Game, *, upto: int | None = None) -> dict[str, Any]:
         result = replayed(game, stored_hands)
     hands = result.get("hands") or []
     scores = hands[-1]["scores"] if hands else [rules.start_points] * len(players)
+    final = result.get("final")
+    if not hands and game.entry == Game.Entry.FINAL_SCORES and isinstance(game.summary, dict):
+        final = game.summary.get("final")  # a paper sheet: no hands, the results at once
+        if final:
+            scores = list(final["scores"])
     nxt: dict[str, Any] | None = (
         result.get("next")
         if hands
@@ -91,7 +128,7 @@ def table_state(game: Game, *, upto: int | None = None) -> dict[str, Any]:
                 "data": stored,
                 "out": out,
                 "label": f"{out['round']}-{out['honba']}" if out["honba"] else str(out["round"]),
-                "summary": describe_hand(stored, players),
+                "summary": describe_hand(stored, players, rules=rules),
                 # EMA 2025 7.4: the hand in progress when the 15-minute signal sounded.
                 "time_signal": stored.get("time_signal") is True,
                 "cells": [
@@ -100,6 +137,28 @@ def table_state(game: Game, *, upto: int | None = None) -> dict[str, Any]:
                 ],
             }
         )
+    # Each seat's chombos and what they cost after uma (EMA 2025 3.4.6), hand by hand or on
+    # the paper sheet; shown on the hand list and the game page whatever the game's state.
+    chombo_rows = [
+        {
+            "seat": i,
+            "name": name,
+            "count": sum(1 for c in chombos if c["seat"] == i),
+            "points": sum(c["points"] or 0 for c in chombos if c["seat"] == i),
+        }
+        for i, name in enumerate(players)
+    ]
+    labels = {row["number"]: row["label"] for row in rows}
+    chombo_list = [
+        {
+            "name": players[c["seat"]] if isinstance(c["seat"], int) else "?",
+            "hand": labels.get(c["hand"]) if c["hand"] is not None else None,
+            "paper": c["hand"] is None,
+            "points": c["points"],
+        }
+        for c in chombos
+        if c["hand"] is None or c["hand"] in labels
+    ]
     return {
         "players": players,
         "seats": seats,
@@ -108,7 +167,10 @@ def table_state(game: Game, *, upto: int | None = None) -> dict[str, Any]:
         "riichi_sticks": nxt["riichi_sticks"] if nxt else 0,
         "dealer": dealer,
         "over": over,
-        "final": result.get("final"),
+        "final": final,
+        "chombos": chombo_list,
+        "chombo_seats": chombo_rows if chombos else [],
+        "chombo_points": chombo_points(rules),
         # "time": the EMA 2025 7.4 signal hand and one more were played, or finalized on time.
         "ended_by": result.get("ended_by"),
         "time_limit_ema": rules.time_limit == "ema",
@@ -134,8 +196,12 @@ def offers_time_signal(state: dict[str, Any], *, editing: int | None = None) -> 
     return bool(state["time_limit_ema"]) and not marked
 
 
-def describe_hand(hand: dict[str, Any], players: list[str]) -> str:
-    """One line a referee can read back: "Ron: Anna 3 han 30 fu from Ben · riichi: Anna"."""
+def describe_hand(hand: dict[str, Any], players: list[str], *, rules: Ruleset | None = None) -> str:
+    """One line a referee can read back: "Ron: Anna 3 han 30 fu from Ben · riichi: Anna".
+
+    With ``rules``, a chombo says what it costs: "Chombo: Anna · -20000 after uma" (EMA 2025
+    3.4.6), or "paid at the table" under rules with a reverse mangan.
+    """
 
     def name(seat: Any) -> str:
         return players[seat] if isinstance(seat, int) and 0 <= seat < len(players) else "?"
@@ -151,6 +217,13 @@ def describe_hand(hand: dict[str, Any], players: list[str]) -> str:
 
     riichi = [name(s) for s in hand.get("riichi", [])]
     text = _what_happened(hand, name, win_text)
+    if hand.get("outcome") == "chombo" and rules is not None:
+        cost = chombo_points(rules)
+        text += " · " + (
+            _("%(points)s after uma") % {"points": -cost}
+            if cost is not None
+            else _("paid at the table")
+        )
     if riichi:
         text += " · " + _("riichi: %(who)s") % {"who": ", ".join(riichi)}
     return text

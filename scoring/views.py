@@ -26,7 +26,7 @@ from scoring.forms import (
     field_for_engine_error,
 )
 from scoring.models import Game
-from scoring.selectors import WINDS, offers_time_signal, table_state
+from scoring.selectors import WINDS, chombo_points, offers_time_signal, table_state
 from tournaments import roles
 from tournaments.models import Session, StaffRole
 from tournaments.selectors import visible_games
@@ -277,6 +277,15 @@ def _preview_context(
                 for i, name in enumerate(state["players"])
             ]
             context["changes"] = [row for row in context["after"] if row["delta"]]
+            if form.hand.get("outcome") == "chombo":
+                # EMA 2025 3.4.6: nothing is paid at the table (only returned riichi sticks);
+                # the offender loses the chombo's points after uma. Say so, never just "No
+                # points change hands".
+                offender = form.hand.get("offender")
+                context["chombo"] = {
+                    "name": state["players"][offender] if isinstance(offender, int) else "?",
+                    "points": chombo_points(state["rules"]),
+                }
             context["ends_game"] = result.get("next") is None
             context["ended_by"] = result.get("ended_by")
             context["final"] = result.get("final")

@@ -103,8 +103,10 @@ def penalty_points(p: Mapping[str, object], i: int, rules: Ruleset) -> tuple[int
     if points is None:
         defaults = {
             "score_sheet": rules.score_sheet_penalty,  # EMA 2025 7.5
-            "all_last_sheet": rules.all_last_sheet_penalty,
-        }  # EMA 2025 6.10
+            "all_last_sheet": rules.all_last_sheet_penalty,  # EMA 2025 6.10
+            # A paper sheet's chombo (EMA 2025 3.4.6), where the rules deduct it after uma.
+            "chombo": rules.chombo.points if rules.chombo.mode == "penalty" else None,
+        }
         points = defaults.get(str(kind))
     amount = as_int(points)
     if amount is None or not 0 < amount <= MAX_PENALTY_POINTS:

@@ -263,15 +263,31 @@ def _check_multiple_ron(c: _Checker, count: int) -> None:
         raise c.fail("wins", "too many winners")
 
 
-def _check_penalties(c: _Checker, raw: object) -> tuple[Mapping[str, object], ...]:
+def _check_penalties(
+    c: _Checker, raw: object, *, sheet: bool = False
+) -> tuple[Mapping[str, object], ...]:
+    """``sheet``: the record is a paper score sheet (extension ``final_scores``), which has
+    no hands, so its chombos are penalties of kind "chombo" (EMA 2025 3.4.6)."""
     if raw is None:
         return ()
     if not isinstance(raw, Sequence) or isinstance(raw, str):
         raise c.fail("penalties", "penalties must be a list")
     for i, p in enumerate(raw):
         if isinstance(p, Mapping) and p.get("kind") == "chombo":
-            # The engine adds chombo penalties from the chombo hands (game-record.md).
-            raise c.fail(f"penalties[{i}].kind", "chombo penalties come from chombo hands")
+            if not sheet:
+                # The engine adds chombo penalties from the chombo hands (game-record.md).
+                raise c.fail(f"penalties[{i}].kind", "chombo penalties come from chombo hands")
+            if c.rules.chombo.mode != "penalty":
+                raise c.fail(
+                    f"penalties[{i}].kind",
+                    "under these rules a chombo is paid at the table: the sheet's scores hold it",
+                )
+            if p.get("points") is not None and as_int(p["points"]) != c.rules.chombo.points:
+                # EMA 2025 3.4.6: "the chombo penalty is 20,000 points".
+                raise c.fail(
+                    f"penalties[{i}].points",
+                    f"a chombo is {c.rules.chombo.points} points under these rules",
+                )
         penalty_points(p, i, c.rules)  # checked now, so a game in progress is checked too
     return tuple(raw)
 
@@ -388,7 +404,7 @@ def parse_record(record: Mapping[str, object]) -> Record:
         players=tuple(players),
         hands=parsed,
         end=str(end),
-        penalties=_check_penalties(c, record.get("penalties")),
+        penalties=_check_penalties(c, record.get("penalties"), sheet=final_scores is not None),
         substitutes=tuple(substitutes),
         final_scores=final_scores,
     )

@@ -389,8 +389,10 @@ def import_game_record(
     )
     rules = load_ruleset(record["ruleset"], record.get("rules") or None)
     for p in record.get("penalties") or []:
-        if p.get("kind") == "chombo":
+        if p.get("kind") == "chombo" and not isinstance(sheet, Mapping):
             continue  # the engine derives chombo penalties from chombo hands
+        # A paper sheet (extension final_scores) has no hands: its chombos are these penalties
+        # (EMA 2025 3.4.6), kept as the web and API sheet keep them.
         GamePenalty.objects.create(
             game=game,
             seat=p["seat"],
@@ -567,6 +569,8 @@ def _penalty_points(penalty: Mapping[str, Any], rules: Ruleset) -> int:
         return rules.score_sheet_penalty  # EMA 2025 7.5
     if kind == "all_last_sheet":
         return rules.all_last_sheet_penalty
+    if kind == "chombo":
+        return rules.chombo.points  # a paper sheet's chombo, EMA 2025 3.4.6
     return 0
 
 

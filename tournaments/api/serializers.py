@@ -26,6 +26,7 @@ from tournaments.models import (
     Table,
     Tournament,
 )
+from tournaments.standings.ranking import game_penalties
 
 
 # ---- output ---------------------------------------------------------------------------------
@@ -172,6 +173,14 @@ class StandingRowSerializer(serializers.ModelSerializer):
     player = PlayerBriefSerializer()
     per_session = serializers.JSONField()
     tie_break_values = serializers.JSONField()
+    game_penalties = serializers.SerializerMethodField(
+        help_text="Points the player's games deducted after uma (each chombo, EMA 2025 3.4.6, "
+        "hand by hand or on a paper sheet): already in `total` through the game results; "
+        "`penalties` are the tournament penalties (lateness, obstruction, score sheet)."
+    )
+
+    def get_game_penalties(self, row: StandingRow) -> int:
+        return game_penalties(row.per_session)
 
     class Meta:
         model = StandingRow
@@ -180,6 +189,7 @@ class StandingRowSerializer(serializers.ModelSerializer):
             "player",
             "total",
             "penalties",
+            "game_penalties",
             "games",
             "average_placement",
             "per_session",

@@ -141,6 +141,43 @@ def _where(game: Game) -> str:
     return f"session {table.session.number} table {table.number}"
 
 
+def _chombo_lines(game: Game) -> list[dict[str, Any]]:
+    """The report's lines for a finished game's chombos (deducted after uma; a chombo paid at
+    the table under other rules is in the table scores and not listed)."""
+    from scoring.models import GameSeat
+    from scoring.selectors import game_chombos
+
+    found = [c for c in game_chombos(game) if c["points"]]
+    if not found:
+        return []
+    players = {
+        gs.seat: gs.player for gs in GameSeat.objects.filter(game=game).select_related("player")
+    }
+    hands = (game.summary or {}).get("hands") or []
+    lines = []
+    for c in found:
+        player = players.get(c["seat"])
+        if c["hand"] is None:
+            where = "paper score sheet"
+        elif c["hand"] < len(hands):
+            out = hands[c["hand"]]
+            where = f"hand {out['round']}" + (f"-{out['honba']}" if out.get("honba") else "")
+        else:
+            where = f"hand {c['hand'] + 1}"
+        lines.append(
+            {
+                "player": str(player) if player else f"seat {c['seat']}",
+                "player_id": player.pk if player else None,
+                "kind": "chombo",
+                "points": c["points"],
+                "session": game.table.session.number if game.table else None,
+                "reason": f"{_where(game)}, {where}",
+                "game_id": game.pk,
+            }
+        )
+    return lines
+
+
 def validate_for_export(tournament: Tournament) -> ExportReport:
     """Every game finalized, every game's points add up, standings current; penalties,
     players without an EMA number and ties listed (not blocking)."""
@@ -152,7 +189,10 @@ def validate_for_export(tournament: Tournament) -> ExportReport:
         .select_related("table__session")
         .order_by("table__session__number", "table__number")
     )
+    chombos: list[dict[str, Any]] = []
     for game in games:
+        if game.status == Game.Status.FINISHED:
+            chombos += _chombo_lines(game)
         if game.status != Game.Status.FINISHED:
             report.problems.append(
                 Problem(
@@ -211,6 +251,10 @@ def validate_for_export(tournament: Tournament) -> ExportReport:
             }
         )
         report.penalty_total += p.points
+    # Every chombo of a finished game, entered hand by hand or on a paper sheet (EMA 2025
+    # 3.4.6: 20,000 after uma; already in the game's result, so in "Table points").
+    report.penalties += chombos
+    report.penalty_total += sum(c["points"] for c in chombos)
     by_place: dict[int, list[str]] = {}
     for row in rows:
         if not row.player.ema_number:

@@ -10,6 +10,9 @@ rows holding a game by that text)::
     {"game": 17, "session": 2, "table": 5, "seat": 1, "place": 2, "score": 34100,
      "result": 9100}
 
+plus ``"penalty": 20000`` when the game deducted points from the seat after uma (a chombo,
+EMA 2025 3.4.6): already in ``result``; the standings' penalty column shows it.
+
 plus ``"as_substitute": true`` on the entry of a substitute who sat in for an absent player:
 that entry is shown but never counted (the absent player is credited, EMA 2025 7.3).
 
@@ -81,6 +84,12 @@ def game_contributions(
             "score": int(final["scores"][seat]),
             "result": int(final["result"][seat]),
         }
+        deducted = int((final.get("penalties") or [0] * (seat + 1))[seat] or 0)
+        if deducted:
+            # Already in "result": what the game deducted after uma (a chombo, EMA 2025 3.4.6,
+            # entered hand by hand or on the paper sheet; a record's penalties), shown in the
+            # standings' penalty column beside the tournament penalties.
+            entry["penalty"] = deducted
         if seat not in substituted:
             out[sitter] = entry
             continue
@@ -93,6 +102,12 @@ def game_contributions(
         else:
             out[sitter] = credited  # the record marks the seat; nobody else is known
     return out
+
+
+def game_penalties(entries: Sequence[Entry]) -> int:
+    """The points the player's counted games deducted after uma (chombo, EMA 2025 3.4.6):
+    already in the game results, so in the total; shown in the penalty column."""
+    return sum(int(e.get("penalty") or 0) for e in entries if not e.get("as_substitute"))
 
 
 def sort_entries(entries: list[Entry]) -> list[Entry]:
