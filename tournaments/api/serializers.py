@@ -66,7 +66,14 @@ class StaffRoleSerializer(serializers.ModelSerializer):
 
 
 class RegistrationSerializer(serializers.ModelSerializer):
+    """A registration. Issue 16: the drop reason is private to the tournament's organisers; for
+    anyone else (the public, players, referees) it is null. The view says who may see it by
+    passing `show_drop_reason=True` in the context."""
+
     player = PlayerBriefSerializer()
+    drop_reason = serializers.SerializerMethodField(
+        help_text="Why the player was dropped: only for the tournament's organisers, else null."
+    )
 
     class Meta:
         model = Registration
@@ -79,6 +86,10 @@ class RegistrationSerializer(serializers.ModelSerializer):
             "drop_reason",
             "created_at",
         ]
+
+    @extend_schema_field(OpenApiTypes.STR)
+    def get_drop_reason(self, registration: Registration) -> str | None:
+        return registration.drop_reason if self.context.get("show_drop_reason") else None
 
 
 class SessionSerializer(serializers.ModelSerializer):

@@ -171,6 +171,11 @@ class TournamentFilter(django_filters.FilterSet):
         fields = ["status", "country", "year"]
 
 
+def drop_reason_context(request: Request, tournament: Tournament) -> dict[str, bool]:
+    """Issue 16: drop reasons are private to the tournament's organisers."""
+    return {"show_drop_reason": roles.is_organiser(request.user, tournament)}
+
+
 @extend_schema_view(
     list=extend_schema(summary="Tournaments (drafts only for their staff)"),
     retrieve=extend_schema(
@@ -298,11 +303,20 @@ class TournamentViewSet(
         tournament = self.get_object()
         if request.method == "GET":
             rows = tournament.registrations.select_related("player")
-            return Response(RegistrationSerializer(rows, many=True).data)
+            return Response(
+                RegistrationSerializer(
+                    rows, many=True, context=drop_reason_context(request, tournament)
+                ).data
+            )
         data = parse(RegistrationInputSerializer, request)
         data["ema_number"] = data.get("ema_number") or None
         registration = services().register_player(actor=request.user, tournament=tournament, **data)
-        return Response(RegistrationSerializer(registration).data, status=status.HTTP_201_CREATED)
+        return Response(
+            RegistrationSerializer(
+                registration, context=drop_reason_context(request, tournament)
+            ).data,
+            status=status.HTTP_201_CREATED,
+        )
 
     @extend_schema(
         summary="Import registrations from CSV (all rows or none; errors per row)",
@@ -328,7 +342,9 @@ class TournamentViewSet(
         )
         body = {
             "imported": len(result.registrations),
-            "registrations": RegistrationSerializer(result.registrations, many=True).data,
+            "registrations": RegistrationSerializer(
+                result.registrations, many=True, context=drop_reason_context(request, tournament)
+            ).data,
             "already_registered": result.already_registered,
             "possible_duplicates": result.possible_duplicates,
         }
@@ -619,6 +635,14 @@ class RegistrationViewSet(_PermissionsByAction, mixins.RetrieveModelMixin, Servi
             tournament__in=visible_tournaments(self.request.user).values("pk")
         ).select_related("player", "tournament")
 
+    def private_view(self, registration: Registration) -> dict:
+        context = drop_reason_context(self.request, registration.tournament)
+        return dict(RegistrationSerializer(registration, context=context).data)
+
+    @extend_schema(summary="One registration (the drop reason only for organisers)")
+    def retrieve(self, request: Request, pk: str) -> Response:
+        return Response(self.private_view(self.get_object()))
+
     @extend_schema(
         summary="Drop a player from the tournament (organisers)",
         request=ReasonInputSerializer,
@@ -635,7 +659,7 @@ class RegistrationViewSet(_PermissionsByAction, mixins.RetrieveModelMixin, Servi
         )
         registration = result if isinstance(result, Registration) else registration
         registration.refresh_from_db()
-        return Response(RegistrationSerializer(registration).data)
+        return Response(self.private_view(registration))
 
     @extend_schema(
         summary="Take a dropped player back (organisers)",
@@ -652,7 +676,7 @@ class RegistrationViewSet(_PermissionsByAction, mixins.RetrieveModelMixin, Servi
             actor=request.user, registration=registration, reason=data["reason"]
         )
         registration.refresh_from_db()
-        return Response(RegistrationSerializer(registration).data)
+        return Response(self.private_view(registration))
 
 
 class SessionViewSet(mixins.RetrieveModelMixin, ServiceViewSet):
