@@ -10,7 +10,7 @@ from typing import Any
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
@@ -76,6 +76,9 @@ def _game_for_editing(request: HttpRequest, game_id: int) -> Game:
         Game.objects.select_related("table__session__tournament", "club_night__club"), pk=game_id
     )
     if not roles.can_edit_game(request.user, game):
+        # Issue 16: a draft tournament's game is not found (404) by whoever may not see it.
+        if not visible_games(request.user).filter(pk=game.pk).exists():
+            raise Http404("No such game.")
         raise PermissionDenied(_("You are not a referee of this game."))
     return game
 

@@ -50,10 +50,13 @@ from tournaments.models import (
     Tournament,
 )
 from tournaments.selectors import session_tables
+from tournaments.views.public import visible_tournament
 
 
 def organiser_tournament(request: HttpRequest, slug: str) -> Tournament:
-    tournament = get_object_or_404(Tournament, slug=slug)
+    # Issue 16: a draft is not found (404, as for no such slug) by whoever may not see it; a
+    # visible tournament's console is refused (403) to everyone but its organisers.
+    tournament = visible_tournament(request, slug)
     if not roles.is_organiser(request.user, tournament):
         raise PermissionDenied(_("Only the tournament's organisers may do this."))
     return tournament

@@ -14,6 +14,7 @@ from django.utils.translation import gettext as _
 from tournaments import pdf, roles
 from tournaments.models import Session, Tournament
 from tournaments.standings import cache as standings_cache
+from tournaments.views.public import visible_tournament
 
 SESSION_DOCUMENTS = {
     "table-cards": pdf.table_cards_pdf,
@@ -30,7 +31,7 @@ def _pdf_response(content: bytes, filename: str) -> HttpResponse:
 
 @login_required
 def session_pdf(request: HttpRequest, slug: str, number: int, document: str) -> HttpResponse:
-    tournament = get_object_or_404(Tournament, slug=slug)
+    tournament = visible_tournament(request, slug)  # issue 16: a draft is not found (404)
     if not roles.is_referee(request.user, tournament):
         raise PermissionDenied(_("Only the tournament's staff may print session paperwork."))
     session = get_object_or_404(Session, tournament=tournament, number=number)
@@ -43,7 +44,7 @@ def session_pdf(request: HttpRequest, slug: str, number: int, document: str) -> 
 
 
 def results_pdf(request: HttpRequest, slug: str) -> HttpResponse:
-    tournament = get_object_or_404(Tournament, slug=slug)
+    tournament = visible_tournament(request, slug)  # issue 16: a draft is not found (404)
     published = tournament.status == Tournament.Status.PUBLISHED
     if not published and not roles.is_organiser(request.user, tournament):
         raise PermissionDenied(_("The results are not published yet."))

@@ -13,7 +13,7 @@ from django.core.exceptions import PermissionDenied
 from django.core.serializers.json import DjangoJSONEncoder
 from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 
 from club.errors import ServiceError, ValidationFailed
@@ -44,7 +44,7 @@ def standings_download(request: HttpRequest, slug: str) -> HttpResponse:
 
 def results(request: HttpRequest, slug: str) -> HttpResponse:
     """The ranking preview: public once published, organisers see it before."""
-    tournament = get_object_or_404(Tournament, slug=slug)
+    tournament = visible_tournament(request, slug)  # issue 16: a draft is not found (404)
     is_organiser = roles.is_organiser(request.user, tournament)
     if tournament.status != Tournament.Status.PUBLISHED and not is_organiser:
         raise PermissionDenied(_("The results are not published yet."))
