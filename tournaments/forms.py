@@ -231,6 +231,10 @@ class PenaltyForm(forms.Form):
     minutes_late = forms.IntegerField(
         min_value=0, max_value=32767, required=False, label=_("Minutes late")
     )
+    # EMA 2025 7.2: "9 minutes and 30 seconds late has a 10,000-point penalty".
+    seconds_late = forms.IntegerField(
+        min_value=0, max_value=59, required=False, label=_("… and seconds")
+    )
     session = forms.IntegerField(
         min_value=1, max_value=32767, required=False, label=_("Session number")
     )
@@ -244,7 +248,11 @@ class PenaltyForm(forms.Form):
 
     def clean(self) -> dict[str, Any]:
         data: dict[str, Any] = super().clean() or {}
-        if data.get("kind") == Penalty.Kind.LATENESS and data.get("minutes_late") is None:
+        if (
+            data.get("kind") == Penalty.Kind.LATENESS
+            and data.get("minutes_late") is None
+            and data.get("seconds_late") is None
+        ):
             self.add_error("minutes_late", _("Give the minutes late (EMA 2025 7.2)."))
         return data
 

@@ -384,7 +384,22 @@ class PenaltyInputSerializer(serializers.Serializer):
         min_value=1, max_value=2**31 - 1, required=False, allow_null=True
     )
     minutes_late = serializers.IntegerField(
-        min_value=1, max_value=32767, required=False, allow_null=True
+        min_value=0,
+        max_value=32767,
+        required=False,
+        allow_null=True,
+        help_text="Lateness: whole minutes late (with `seconds_late` for the seconds). EMA 2025 "
+        "7.2: 1,000 points per started minute; later than 10 minutes is refused (a substitute "
+        "plays, 7.3).",
+    )
+    seconds_late = serializers.IntegerField(
+        min_value=0,
+        max_value=59,
+        required=False,
+        allow_null=True,
+        help_text="Lateness: the seconds beyond `minutes_late` (0-59). 9 minutes 30 seconds "
+        "(minutes_late 9, seconds_late 30) is rounded up to 10 started minutes: 10,000 points "
+        "(EMA 2025 7.2); the penalty's `minutes_late` is the started minutes.",
     )
     session = serializers.IntegerField(
         min_value=1, max_value=32767, required=False, allow_null=True, help_text="Session number."

@@ -454,7 +454,8 @@ class TournamentViewSet(
     )
     @extend_schema(
         methods=["POST"],
-        summary="Give a penalty (referees and organisers); lateness from minutes_late",
+        summary="Give a penalty (referees and organisers); lateness from minutes_late and "
+        "seconds_late, per started minute (EMA 2025 7.2)",
         request=PenaltyInputSerializer,
         parameters=[IDEMPOTENCY_KEY],
         responses={201: PenaltySerializer, **WRITE_ERRORS},
@@ -479,6 +480,7 @@ class TournamentViewSet(
             kind=data["kind"],
             points=data.get("points"),
             minutes_late=data.get("minutes_late"),
+            seconds_late=data.get("seconds_late"),
             session=session,
             reason=data["reason"],
         )

@@ -7,6 +7,7 @@ result, so it is never a tournament Penalty. Points are deducted after uma (EMA 
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from django.db import transaction
@@ -37,27 +38,57 @@ def penalty_snapshot(p: Penalty) -> dict[str, Any]:
     }
 
 
-def lateness_points(minutes_late: int | float, rules: Ruleset) -> int:
-    """EMA 2025 7.2: 1,000 points per started minute late, for a lateness of 10 minutes or less.
+def lateness_seconds(minutes_late: Any, seconds_late: Any = None) -> int:
+    """How late, in seconds, from minutes (a whole or decimal number) and seconds (0-59)."""
+    if minutes_late is None and seconds_late is None:
+        raise ValidationFailed("Give the minutes late (EMA 2025 7.2).", field="minutes_late")
+    minutes = 0 if minutes_late is None else minutes_late
+    if isinstance(minutes, bool) or not isinstance(minutes, int | float) or minutes != minutes:
+        raise ValidationFailed("Give the minutes late as a number.", field="minutes_late")
+    if minutes < 0:
+        raise ValidationFailed("The minutes late cannot be negative.", field="minutes_late")
+    seconds = 0 if seconds_late is None else seconds_late
+    if isinstance(seconds, bool) or not isinstance(seconds, int) or not 0 <= seconds <= 59:
+        raise ValidationFailed(
+            "Give the seconds late as a whole number from 0 to 59.", field="seconds_late"
+        )
+    if minutes_late is not None and seconds_late is not None and not float(minutes).is_integer():
+        raise ValidationFailed(
+            "With seconds, give the minutes as a whole number (9 minutes 30 seconds, not 9.5).",
+            field="minutes_late",
+        )
+    return math.ceil(minutes * 60) + seconds
+
+
+def format_lateness(seconds: int) -> str:
+    """A lateness as the referee says it: 570 -> "9:30"."""
+    return f"{seconds // 60}:{seconds % 60:02d}"
+
+
+def lateness_points(minutes_late: Any, rules: Ruleset, seconds_late: Any = None) -> int:
+    """EMA 2025 7.2: 1,000 points per minute late, rounded up ("a player who is 9 minutes and
+    30 seconds late has a 10,000-point penalty"), for a lateness of 10 minutes or less.
 
     EMA 2025 7.3: a player later than that is replaced by a substitute and gets no lateness
     penalty, so more than `lateness_max_minutes` is refused here (substitute_player instead).
     """
-    if isinstance(minutes_late, bool) or not isinstance(minutes_late, int | float):
-        raise ValidationFailed("Give the minutes late as a number.", field="minutes_late")
-    if minutes_late <= 0:
+    late = lateness_seconds(minutes_late, seconds_late)
+    field = "seconds_late" if minutes_late is None else "minutes_late"
+    if late <= 0:
+        raise ValidationFailed("A late player is late by more than 0 minutes.", field=field)
+    if late > rules.lateness_max_minutes * 60:
         raise ValidationFailed(
-            "A late player is late by more than 0 minutes.", field="minutes_late"
+            f"{format_lateness(late)} is more than {rules.lateness_max_minutes} minutes late: "
+            "the player is replaced by a substitute for this session and no lateness penalty "
+            "is deducted (EMA 2025 7.3). Enter a substitution instead.",
+            field=field,
         )
-    if minutes_late > rules.lateness_max_minutes:
-        raise ValidationFailed(
-            f"More than {rules.lateness_max_minutes} minutes late: the player is replaced by a "
-            "substitute for this session and no lateness penalty is deducted (EMA 2025 7.3). "
-            "Enter a substitution instead.",
-            field="minutes_late",
-        )
-    started = int(minutes_late) + (0 if float(minutes_late).is_integer() else 1)  # rounded up
-    return started * rules.lateness_per_minute
+    return started_minutes(late) * rules.lateness_per_minute
+
+
+def started_minutes(seconds: int) -> int:
+    """EMA 2025 7.2: every started minute counts ("rounded up")."""
+    return -(-seconds // 60)
 
 
 def was_substituted(player: Player, session: Session | None) -> bool:
@@ -97,7 +128,12 @@ def require_open_results(actor: Any, tournament: Tournament, session: Session | 
 
 
 def _points_for(
-    *, kind: str, points: int | None, minutes_late: int | float | None, rules: Ruleset
+    *,
+    kind: str,
+    points: int | None,
+    minutes_late: int | float | None,
+    rules: Ruleset,
+    seconds_late: int | None = None,
 ) -> int:
     if kind == Penalty.Kind.CHOMBO:
         raise ValidationFailed(
@@ -111,10 +147,12 @@ def _points_for(
             field="kind",
         )
     if kind == Penalty.Kind.LATENESS:
-        computed = lateness_points(minutes_late if minutes_late is not None else 0, rules)
+        computed = lateness_points(minutes_late, rules, seconds_late)
         if points is not None and points != computed:
+            late = format_lateness(lateness_seconds(minutes_late, seconds_late))
             raise ValidationFailed(
-                f"{minutes_late} minutes late is {computed} points (EMA 2025 7.2), not {points}.",
+                f"{late} late is {computed} points (EMA 2025 7.2: per started minute), "
+                f"not {points}.",
                 field="points",
             )
         return computed
@@ -166,8 +204,14 @@ def add_penalty(
     points: int | None = None,
     minutes_late: int | float | None = None,
     session: Session | None = None,
+    seconds_late: int | None = None,
 ) -> Penalty:
-    """A point penalty, deducted from the player's tournament total after uma."""
+    """A point penalty, deducted from the player's tournament total after uma.
+
+    Lateness is given in `minutes_late` and, optionally, `seconds_late` (0-59); it costs
+    every started minute (EMA 2025 7.2: 9 minutes 30 seconds is 10,000 points), and the
+    penalty keeps the started minutes in `minutes_late` (the exact time is in the audit).
+    """
     require_referee(actor, tournament)
     if not (reason or "").strip():
         raise ValidationFailed("Say what the penalty is for.", field="reason")
@@ -184,6 +228,8 @@ def add_penalty(
         raise ValidationFailed("Say which session the player was late for.", field="session")
     if minutes_late is not None and kind != Penalty.Kind.LATENESS:
         raise ValidationFailed("minutes_late is only for lateness.", field="minutes_late")
+    if seconds_late is not None and kind != Penalty.Kind.LATENESS:
+        raise ValidationFailed("seconds_late is only for lateness.", field="seconds_late")
     if kind == Penalty.Kind.LATENESS and session is not None and was_substituted(player, session):
         raise ValidationFailed(
             f"{player} was replaced by a substitute in session {session.number}: no lateness "
@@ -191,7 +237,10 @@ def add_penalty(
             field="player",
         )
     rules = load_ruleset(tournament.ruleset, tournament.rule_overrides or None)
-    amount = _points_for(kind=kind, points=points, minutes_late=minutes_late, rules=rules)
+    amount = _points_for(
+        kind=kind, points=points, minutes_late=minutes_late, rules=rules, seconds_late=seconds_late
+    )
+    late = lateness_seconds(minutes_late, seconds_late) if kind == Penalty.Kind.LATENESS else None
     if (
         kind == Penalty.Kind.LATENESS
         and Penalty.objects.filter(
@@ -212,7 +261,7 @@ def add_penalty(
         player=player,
         kind=kind,
         points=amount,
-        minutes_late=int(-(-minutes_late // 1)) if minutes_late is not None else None,
+        minutes_late=started_minutes(late) if late is not None else None,
         reason=reason.strip(),
         assigned_by=user_or_none(actor),
     )
@@ -221,7 +270,10 @@ def add_penalty(
         action="penalty.add",
         obj=penalty,
         before=None,
-        after=penalty_snapshot(penalty),
+        after={
+            **penalty_snapshot(penalty),
+            **({"late": format_lateness(late)} if late is not None else {}),
+        },
         reason=reason,
         tournament_id=tournament.pk,
     )

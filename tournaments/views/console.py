@@ -863,6 +863,7 @@ def penalties(request: HttpRequest, slug: str) -> HttpResponse:
                 kind=data["kind"],
                 points=data.get("points"),
                 minutes_late=data.get("minutes_late"),
+                seconds_late=data.get("seconds_late"),
                 session=session,
                 reason=data["reason"],
             )
