@@ -488,6 +488,7 @@ def main() -> int:
         "CELERY_BROKER_URL": broker_url,
         "CELERY_RESULT_BACKEND": os.environ.get("CELERY_RESULT_BACKEND", broker_url),
         "CELERY_QUEUE": queue,
+        "HANCHAN_ENV": "production",  # strict production settings (config/settings.py)
         "SECRET_KEY": secrets.token_urlsafe(50),  # throwaway, for this run only
         "ALLOWED_HOSTS": "127.0.0.1",
         "SECURE_SSL_REDIRECT": "0",  # plain HTTP on loopback
@@ -509,7 +510,9 @@ def main() -> int:
         )
         if migrate.returncode != 0:
             raise RuntimeError(f"migrate failed:\n{migrate.stdout}\n{migrate.stderr}")
-        os.environ.update({k: env[k] for k in ("DATABASE_URL", "SECRET_KEY", "ALLOWED_HOSTS")})
+        os.environ.update(
+            {k: env[k] for k in ("DATABASE_URL", "HANCHAN_ENV", "SECRET_KEY", "ALLOWED_HOSTS")}
+        )
         os.environ.update(DJANGO_SETTINGS_MODULE="config.settings", CELERY_BROKER_URL=broker_url)
         os.environ.pop("DEBUG", None)
         os.environ.pop("HANCHAN_TESTING", None)
