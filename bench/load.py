@@ -233,8 +233,8 @@ def seed(*, referees: int, games_per_referee: int, readers_players: int) -> dict
     django.setup()
     from django.contrib.auth import get_user_model
 
-    from club.models import Player
-    from club.tokens import issue_token
+    from core.models import Player
+    from core.tokens import issue_token
     from scoring.models import Game, GameSeat
     from tournaments.models import Registration, Seat, Session, StaffRole, Table, Tournament
     from tournaments.standings.services import recompute_standings

@@ -74,7 +74,7 @@ def playable_hands(rng: random.Random, ruleset: str, count: int) -> tuple[list[d
 
 
 def build(players: int, sessions: int, hands_per_game: int, seed: int) -> int:
-    from club.models import Player
+    from core.models import Player
     from scoring.models import Game, GameSeat, Hand
     from tournaments.models import Registration, Seat, Session, Table, Tournament
 

@@ -7,7 +7,8 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from club.models import Club, League, Player
+from club.models import Club, League
+from core.models import Player
 
 
 class ClubNightForm(forms.Form):

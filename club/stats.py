@@ -15,7 +15,8 @@ from typing import Any
 
 from django.db.models import QuerySet
 
-from club.models import Club, Player
+from club.models import Club
+from core.models import Player
 from scoring.engine import RecordError, replay
 from scoring.models import Game, GameSeat
 from scoring.records import game_final, game_record

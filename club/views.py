@@ -17,10 +17,11 @@ from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
 from club import services
-from club.errors import PermissionDenied, ValidationFailed
 from club.forms import ClubNightForm, NightSeatingForm
-from club.limits import upload_problem
-from club.models import Club, ClubNight, League, Player, Rating
+from club.models import Club, ClubNight, League, Rating
+from core.errors import PermissionDenied, ValidationFailed
+from core.limits import upload_problem
+from core.models import Player
 from scoring.models import Game
 from tournaments.roles import is_club_admin
 

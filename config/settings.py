@@ -63,6 +63,8 @@ INSTALLED_APPS = [
     "django_filters",
     "django_htmx",
     "axes",
+    # The bottom layer first: what every app shares (issue 14).
+    "core",
     "club",
     "tournaments",
     "scoring",
@@ -71,7 +73,7 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     # Before anything reads the body: an oversized request is refused unread (issue 16.8).
-    "club.limits.RequestSizeLimitMiddleware",
+    "core.limits.RequestSizeLimitMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -81,9 +83,9 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
-    "tournaments.roles.RoleMemoMiddleware",
+    "core.roles.RoleMemoMiddleware",
     # Too many failed logins from one client address, across usernames (issue 16.4).
-    "club.lockout.LoginThrottleMiddleware",
+    "core.lockout.LoginThrottleMiddleware",
     # Last, as django-axes requires: locks out repeated failed logins.
     "axes.middleware.AxesMiddleware",
 ]
@@ -135,17 +137,17 @@ AXES_COOLOFF_TIME = 0.25  # hours
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 # A page (and Retry-After) saying how long the lock lasts, not axes' bare text.
-AXES_LOCKOUT_CALLABLE = "club.lockout.locked_out"
+AXES_LOCKOUT_CALLABLE = "core.lockout.locked_out"
 # Behind a load balancer every request comes from its address: name the proxies (addresses or
 # networks, comma-separated) and the client's address is read from X-Forwarded-For, as the
-# last of these proxies saw it; from anyone else the header is ignored (club.lockout.client_ip).
+# last of these proxies saw it; from anyone else the header is ignored (core.lockout.client_ip).
 TRUSTED_PROXIES = env_list("TRUSTED_PROXIES")
-AXES_CLIENT_IP_CALLABLE = "club.lockout.client_ip"
+AXES_CLIENT_IP_CALLABLE = "core.lockout.client_ip"
 # Besides the per-account lock (username + client address): a client address with this many
 # failed logins, whatever the usernames, may not try again for the window (issue 16.4).
 LOGIN_THROTTLE_PER_ADDRESS = int(os.environ.get("LOGIN_THROTTLE_PER_ADDRESS", "30"))
 LOGIN_THROTTLE_WINDOW_SECONDS = 15 * 60
-# API tokens expire this many days after they are issued (club.tokens).
+# API tokens expire this many days after they are issued (core.tokens).
 API_TOKEN_TTL_DAYS = int(os.environ.get("API_TOKEN_TTL_DAYS", "30"))
 
 LOGIN_URL = "login"
@@ -182,7 +184,7 @@ STORAGES = {
 WHITENOISE_USE_FINDERS = WHITENOISE_AUTOREFRESH = DEBUG or TESTING
 MEDIA_ROOT = BASE_DIR / "media"
 MEDIA_URL = "media/"
-# Uploads (CSV imports, game records) are small; refuse anything large early (club/limits.py,
+# Uploads (CSV imports, game records) are small; refuse anything large early (core/limits.py,
 # docs/security.md). A request body over MAX_REQUEST_BODY_BYTES is refused unread (413); a file
 # over MAX_UPLOAD_BYTES is counted while it streams in and dropped, never stored.
 DATA_UPLOAD_MAX_MEMORY_SIZE = 2 * 1024 * 1024
@@ -192,7 +194,7 @@ FILE_UPLOAD_MAX_MEMORY_SIZE = 2 * 1024 * 1024
 MAX_UPLOAD_BYTES = 5 * 1024 * 1024
 MAX_REQUEST_BODY_BYTES = 6 * 1024 * 1024
 FILE_UPLOAD_HANDLERS = [
-    "club.limits.LimitedUploadHandler",
+    "core.limits.LimitedUploadHandler",
     "django.core.files.uploadhandler.MemoryFileUploadHandler",
     "django.core.files.uploadhandler.TemporaryFileUploadHandler",
 ]
@@ -202,12 +204,12 @@ MAX_JSON_DEPTH = 20
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "rest_framework.authentication.SessionAuthentication",
-        # Tokens that expire and can be revoked (club.tokens, issue 16.5).
-        "club.tokens.ExpiringTokenAuthentication",
+        # Tokens that expire and can be revoked (core.tokens, issue 16.5).
+        "core.tokens.ExpiringTokenAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
     "DEFAULT_PARSER_CLASSES": [
-        "club.limits.BoundedJSONParser",
+        "core.limits.BoundedJSONParser",
         "rest_framework.parsers.FormParser",
         "rest_framework.parsers.MultiPartParser",
     ],
@@ -249,7 +251,7 @@ CELERY_TASK_PUBLISH_RETRY_POLICY = {
 # A task whose worker died is redelivered after 10 minutes, not kombu's default hour.
 CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 600}
 CELERY_BEAT_SCHEDULE = {
-    "purge-idempotency-records": {"task": "club.purge_idempotency_records", "schedule": 3600.0},
+    "purge-idempotency-records": {"task": "core.purge_idempotency_records", "schedule": 3600.0},
     "rebuild-stale-standings": {
         "task": "tournaments.standings.rebuild_stale_standings",
         "schedule": 60.0,

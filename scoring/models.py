@@ -4,7 +4,8 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-from club.models import ClubNight, Player
+from club.models import ClubNight
+from core.models import Player
 from tournaments.models import Table
 
 

@@ -10,7 +10,7 @@ scope covers `/games/referee/` and every `/games/<id>/entry/`:
 - `offline/`: the page shown for a referee page never opened while online.
 
 Hand entries made offline wait in the phone's IndexedDB (`static/js/offline.js`) and are sent
-through the API with an `Idempotency-Key` (club.idempotency) and the game version they were
+through the API with an `Idempotency-Key` (core.idempotency) and the game version they were
 entered against, so a retry never applies a hand twice and a stale version is a conflict.
 """
 

@@ -24,8 +24,9 @@ from typing import Any
 
 from django.db import transaction
 
-from club.errors import ValidationFailed
-from club.models import ClubNight, Player
+from club.models import ClubNight
+from core.errors import ValidationFailed
+from core.models import Player
 from scoring.engine import (
     RecordError,
     check_final_scores,

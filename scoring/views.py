@@ -15,8 +15,9 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from club.errors import ConflictError, ServiceError, ValidationFailed
-from club.errors import PermissionDenied as ServicePermissionDenied
+from core.errors import ConflictError, ServiceError, ValidationFailed
+from core.errors import PermissionDenied as ServicePermissionDenied
+from core.roles import is_site_admin
 from scoring.engine import RecordError
 from scoring.forms import (
     HandEntryForm,
@@ -59,7 +60,7 @@ def referee_games(user: Any) -> list[Game]:
         table__isnull=False,
         table__session__status=Session.Status.RUNNING,
     )
-    if not roles.is_site_admin(user):
+    if not is_site_admin(user):
         tournament_ids = StaffRole.objects.filter(user_id=user.pk).values_list(
             "tournament_id", flat=True
         )

@@ -9,7 +9,8 @@ import factory
 from django.contrib.auth import get_user_model
 from factory.django import DjangoModelFactory
 
-from club.models import Club, ClubNight, League, Membership, Player
+from club.models import Club, ClubNight, League, Membership
+from core.models import Player
 from scoring.models import Game, GamePenalty, GameSeat, Hand
 from tournaments.models import (
     Penalty,

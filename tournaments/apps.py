@@ -5,7 +5,7 @@ from django.db.models.signals import post_delete, post_save
 
 
 def _roles_changed(**_: Any) -> None:
-    from .roles import forget_roles
+    from core.roles import forget_roles
 
     forget_roles()
 

@@ -24,9 +24,9 @@ from django.core.management.color import no_style
 from django.db import connection, models, transaction
 from django.db.models import Q
 
-from club.audit import record_audit
-from club.errors import ValidationFailed
-from club.models import AuditEntry, Player
+from core.audit import record_audit
+from core.errors import ValidationFailed
+from core.models import AuditEntry, Player
 from scoring.models import Game, GamePenalty, GameSeat, Hand
 from tournaments.models import (
     Penalty,

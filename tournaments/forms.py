@@ -8,10 +8,10 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from club import limits
-from club.errors import ValidationFailed
-from club.limits import upload_problem
-from club.models import Player
+from core import limits
+from core.errors import ValidationFailed
+from core.limits import upload_problem
+from core.models import Player
 from scoring.engine import PRESETS, RulesError, load_ruleset
 from tournaments.models import Penalty, Registration, SeatingPlan, Tournament
 

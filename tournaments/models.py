@@ -6,7 +6,7 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-from club.models import Player, country_validator
+from core.models import Player, country_validator
 
 
 class Tournament(models.Model):

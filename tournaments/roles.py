@@ -1,72 +1,23 @@
 """Who may do what: object-level roles for tournaments, games and clubs.
 
+The per-request memo and the site-admin check are shared by every app: core.roles.
+
 Site admin = superuser. Organisers count as referees. Club admins edit their club's games.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
-from contextvars import ContextVar
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any
+
+from core.roles import authenticated as _authenticated
+from core.roles import is_site_admin
+from core.roles import remembered as _remembered
 
 if TYPE_CHECKING:
-    from club.models import Club, Player
+    from club.models import Club
+    from core.models import Player
     from scoring.models import Game
     from tournaments.models import Tournament
-
-
-T = TypeVar("T")
-
-# Answers already looked up in this request: a hand entry asks "is this user a referee of the
-# game's tournament?" in the view's permission check and again in the service. Outside
-# `remembered_roles()` (tasks, commands, direct service calls) nothing is remembered.
-_memo: ContextVar[dict[tuple[Any, ...], Any] | None] = ContextVar("role_memo", default=None)
-
-
-@contextmanager
-def remembered_roles() -> Iterator[None]:
-    """Within this block (one request: RoleMemoMiddleware), each role lookup runs once."""
-    token = _memo.set({})
-    try:
-        yield
-    finally:
-        _memo.reset(token)
-
-
-def forget_roles() -> None:
-    """A role was granted or taken away: look everything up afresh (signals call this)."""
-    memo = _memo.get()
-    if memo is not None:
-        memo.clear()
-
-
-def _remembered(key: tuple[Any, ...], look_up: Callable[[], T]) -> T:
-    memo = _memo.get()
-    if memo is None:
-        return look_up()
-    if key not in memo:
-        memo[key] = look_up()
-    return memo[key]
-
-
-class RoleMemoMiddleware:
-    """Remember role lookups for the length of one request."""
-
-    def __init__(self, get_response: Callable[[Any], Any]) -> None:
-        self.get_response = get_response
-
-    def __call__(self, request: Any) -> Any:
-        with remembered_roles():
-            return self.get_response(request)
-
-
-def _authenticated(user: Any) -> bool:
-    return bool(user is not None and getattr(user, "is_authenticated", False))
-
-
-def is_site_admin(user: Any) -> bool:
-    return _authenticated(user) and bool(getattr(user, "is_superuser", False))
 
 
 def _has_role(user: Any, tournament: Tournament | int, roles: tuple[str, ...]) -> bool:
@@ -115,7 +66,7 @@ def is_club_admin(user: Any, club: Club | int) -> bool:
 
 
 def player_of(user: Any) -> Player | None:
-    from club.models import Player
+    from core.models import Player
 
     if not _authenticated(user):
         return None

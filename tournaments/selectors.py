@@ -13,6 +13,7 @@ from typing import Any
 
 from django.db.models import Q, QuerySet
 
+from core.roles import is_site_admin
 from scoring.models import Game
 from tournaments import roles
 from tournaments.models import Session, Table, Tournament
@@ -27,7 +28,7 @@ def _staffed(user: Any) -> QuerySet[Tournament, Any]:
 def visible_tournaments(user: Any) -> QuerySet[Tournament]:
     """The tournaments `user` (maybe anonymous or None) may read."""
     tournaments = Tournament.objects.all()
-    if roles.is_site_admin(user):
+    if is_site_admin(user):
         return tournaments
     public = ~Q(status__in=HIDDEN)
     if user is not None and user.is_authenticated:
@@ -49,7 +50,7 @@ def may_see(user: Any, tournament_id: int, status: str) -> bool:
 def visible_games(user: Any) -> QuerySet[Game]:
     """The games `user` may read: club games, and games of the tournaments they may see."""
     games = Game.objects.select_related("table__session__tournament", "club_night__club")
-    if roles.is_site_admin(user):
+    if is_site_admin(user):
         return games
     return games.filter(
         Q(club_night__isnull=False)

@@ -1,4 +1,4 @@
-"""Object-level API permissions, built on tournaments.roles.
+"""Object-level API permissions, built on tournaments.roles and core.api.permissions.
 
 Reads of public data are open to everyone (which objects are public is decided by the views'
 querysets: a draft tournament and everything in it is visible to its staff and site admins
@@ -23,6 +23,8 @@ from rest_framework.request import Request
 from rest_framework.views import APIView
 
 from club.models import Club, ClubNight, League
+from core.api.permissions import ObjectRole
+from core.roles import is_site_admin
 from scoring.models import Game
 from tournaments import roles
 from tournaments.models import Table, Tournament
@@ -50,47 +52,7 @@ def club_id_of(obj: Model) -> int | None:
     return None
 
 
-def _authenticated(request: Request) -> bool:
-    return bool(request.user and request.user.is_authenticated)
-
-
-class IsSiteAdmin(BasePermission):
-    message = "Only site administrators may do this."
-
-    def has_permission(self, request: Request, view: APIView) -> bool:
-        return roles.is_site_admin(request.user)
-
-
-class IsAuthenticatedForWrites(BasePermission):
-    """Anyone reads; writing needs a login (403 before any object is looked up)."""
-
-    def has_permission(self, request: Request, view: APIView) -> bool:
-        return request.method in SAFE_METHODS or _authenticated(request)
-
-
-class _ObjectRole(BasePermission):
-    """Reads pass (the queryset decides visibility); writes need `allowed(user, obj)`.
-
-    Subclasses with `guards_reads = True` need the role to read as well (staff lists, audit).
-    """
-
-    guards_reads = False
-
-    def has_permission(self, request: Request, view: APIView) -> bool:
-        if request.method in SAFE_METHODS and not self.guards_reads:
-            return True
-        return _authenticated(request)
-
-    def has_object_permission(self, request: Request, view: APIView, obj: Any) -> bool:
-        if request.method in SAFE_METHODS and not self.guards_reads:
-            return True
-        return self.allowed(request.user, obj)
-
-    def allowed(self, user: Any, obj: Any) -> bool:
-        raise NotImplementedError
-
-
-class IsTournamentOrganiser(_ObjectRole):
+class IsTournamentOrganiser(ObjectRole):
     message = "Only the organisers of this tournament may do this."
 
     def allowed(self, user: Any, obj: Any) -> bool:
@@ -98,7 +60,7 @@ class IsTournamentOrganiser(_ObjectRole):
         return tournament_id is not None and roles.is_organiser(user, tournament_id)
 
 
-class IsTournamentReferee(_ObjectRole):
+class IsTournamentReferee(ObjectRole):
     """Referees and organisers of the object's tournament."""
 
     message = "Only the referees and organisers of this tournament may do this."
@@ -120,14 +82,14 @@ class RefereeOnly(IsTournamentReferee):
     guards_reads = True
 
 
-class CanEditGame(_ObjectRole):
+class CanEditGame(ObjectRole):
     message = "You may not enter or change scores of this game."
 
     def allowed(self, user: Any, obj: Any) -> bool:
         return isinstance(obj, Game) and roles.can_edit_game(user, obj)
 
 
-class CanReadGameAudit(_ObjectRole):
+class CanReadGameAudit(ObjectRole):
     """A game's audit trail: its tournament's referees; for club games, those who may edit."""
 
     guards_reads = True
@@ -142,7 +104,7 @@ class CanReadGameAudit(_ObjectRole):
         return roles.can_edit_game(user, obj)
 
 
-class IsClubAdmin(_ObjectRole):
+class IsClubAdmin(ObjectRole):
     message = "Only the admins of this club may do this."
 
     def allowed(self, user: Any, obj: Any) -> bool:
@@ -155,7 +117,7 @@ def can_manage_players(user: Any) -> bool:
     from club.models import Membership
     from tournaments.models import StaffRole
 
-    if roles.is_site_admin(user):
+    if is_site_admin(user):
         return True
     if not getattr(user, "is_authenticated", False):
         return False
@@ -168,7 +130,7 @@ def can_manage_players(user: Any) -> bool:
 def can_edit_player(user: Any, player: Any) -> bool:
     """A player's own profile, organisers of a tournament the player is registered in, and
     site admins (as club.services.update_player allows)."""
-    if roles.is_site_admin(user):
+    if is_site_admin(user):
         return True
     from club.services.players import organises_player
 
@@ -188,7 +150,7 @@ class CanCreatePlayers(BasePermission):
         return request.method in SAFE_METHODS or can_manage_players(request.user)
 
 
-class CanEditPlayer(_ObjectRole):
+class CanEditPlayer(ObjectRole):
     message = "You may edit only your own player profile."
 
     def allowed(self, user: Any, obj: Any) -> bool:

@@ -4,16 +4,9 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
-from club.api.base import inline_choice_field
-from club.models import (
-    Club,
-    ClubNight,
-    League,
-    Membership,
-    Player,
-    country_validator,
-    ema_number_validator,
-)
+from club.models import Club, ClubNight, League, Membership
+from core.api.base import inline_choice_field
+from core.models import Player, country_validator, ema_number_validator
 from scoring.engine import PRESETS
 
 

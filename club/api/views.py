@@ -20,20 +20,16 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from club import names, services
-from club.idempotency import idempotent
-from club.limits import BoundedJSONParser, upload_problem
-from club.lockout import lockout_message, retry_after_seconds
-from club.models import ApiToken, Club, Player
-from club.tokens import issue_token, revoke_token
+from club.models import Club
+from core.api.base import ServiceViewSet, errors, parse
+from core.api.permissions import IsAuthenticatedForWrites, IsSiteAdmin
+from core.idempotency import idempotent
+from core.limits import BoundedJSONParser, upload_problem
+from core.lockout import lockout_message, retry_after_seconds
+from core.models import ApiToken, Player
+from core.tokens import issue_token, revoke_token
 
-from .base import ServiceViewSet, errors, parse
-from .permissions import (
-    CanCreatePlayers,
-    CanEditPlayer,
-    IsAuthenticatedForWrites,
-    IsClubAdmin,
-    IsSiteAdmin,
-)
+from .permissions import CanCreatePlayers, CanEditPlayer, IsClubAdmin
 from .serializers import (
     ApiTokenSerializer,
     ClubInputSerializer,

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from club.models import League, Player
+from club.models import League
+from core.models import Player
 from scoring.models import Game, GameSeat
 from scoring.records import game_final
 

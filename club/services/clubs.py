@@ -8,9 +8,10 @@ from typing import Any
 from django.db import transaction
 from django.utils.text import slugify
 
-from club.audit import record_audit
-from club.errors import PermissionDenied, ValidationFailed
-from club.models import Club, ClubNight, League, Membership, Player
+from club.models import Club, ClubNight, League, Membership
+from core.audit import record_audit
+from core.errors import PermissionDenied, ValidationFailed
+from core.models import Player
 from tournaments.roles import is_club_admin
 
 from .players import clean_country

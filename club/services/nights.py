@@ -11,10 +11,11 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from club.audit import record_audit
-from club.errors import PermissionDenied, ValidationFailed
-from club.models import Club, ClubNight, Player
+from club.models import Club, ClubNight
 from club.nightseating import MIN_PLAYERS, seat_round
+from core.audit import record_audit
+from core.errors import PermissionDenied, ValidationFailed
+from core.models import Player
 from scoring.engine import RulesError, load_ruleset
 from tournaments.roles import is_club_admin
 

@@ -17,9 +17,10 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from club.audit import record_audit
-from club.errors import ValidationFailed
-from club.models import Club, ClubNight, Membership, OnlineGameLog, OnlineName, Player
+from club.models import Club, ClubNight, Membership, OnlineGameLog, OnlineName
+from core.audit import record_audit
+from core.errors import ValidationFailed
+from core.models import Player
 from scoring.models import Game
 from scoring.online import LogError, OnlineGame, compare, parse_log
 

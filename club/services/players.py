@@ -9,11 +9,11 @@ from typing import Any
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from club.audit import record_audit
-from club.errors import PermissionDenied, ValidationFailed
-from club.models import Player
+from core.audit import record_audit
+from core.errors import PermissionDenied, ValidationFailed
+from core.models import Player
+from core.roles import is_site_admin
 from tournaments.models import StandingRow
-from tournaments.roles import is_site_admin
 from tournaments.standings.cache import touch as touch_standings
 
 from .countries import ISO_3166_ALPHA2

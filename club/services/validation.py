@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime
 from typing import Any
 
-from club.errors import ValidationFailed
+from core.errors import ValidationFailed
 from scoring.engine import RulesError, load_ruleset
 
 

@@ -1,7 +1,7 @@
 """Games, hands and tile evaluation over the API. Views parse, call a service, serialize.
 
 Every write on a game takes the `version` the client last read; a stale one is 409 with the
-game as it is now (`current`). POSTs honour `Idempotency-Key` (club.idempotency).
+game as it is now (`current`). POSTs honour `Idempotency-Key` (core.idempotency).
 """
 
 from __future__ import annotations
@@ -22,13 +22,14 @@ from rest_framework.permissions import SAFE_METHODS, AllowAny, BasePermission
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from club import audit
-from club import cache as fail_open_cache
-from club.api.base import ID_BOUNDS, ServiceAPIView, ServiceViewSet, errors, parse
-from club.api.permissions import CanEditGame, CanReadGameAudit, IsAuthenticatedForWrites
+from club.api.permissions import CanEditGame, CanReadGameAudit
 from club.api.visibility import visible_games
-from club.errors import ConflictError, ValidationFailed
-from club.idempotency import idempotent
+from core import audit
+from core import cache as fail_open_cache
+from core.api.base import ID_BOUNDS, ServiceAPIView, ServiceViewSet, errors, parse
+from core.api.permissions import IsAuthenticatedForWrites
+from core.errors import ConflictError, ValidationFailed
+from core.idempotency import idempotent
 from scoring import services
 from scoring.engine import load_ruleset
 from scoring.models import Game, GameSeat

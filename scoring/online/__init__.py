@@ -18,8 +18,8 @@ import json
 import zlib
 from typing import Any
 
-from club.errors import ValidationFailed
-from club.limits import check_json_depth
+from core.errors import ValidationFailed
+from core.limits import check_json_depth
 
 from .common import LogError, OnlineGame, compare
 from .mahjongsoul import parse_mahjongsoul

@@ -12,7 +12,7 @@ from typing import Any, TypedDict
 from django.db import transaction
 from django.utils import timezone
 
-from club.errors import ConflictError, PermissionDenied, ValidationFailed
+from core.errors import ConflictError, PermissionDenied, ValidationFailed
 from scoring.engine import RecordError, RulesError, load_ruleset, replay
 from scoring.models import Game
 from tournaments.roles import can_edit_game, tournament_id_of_game

@@ -14,8 +14,8 @@ from typing import Any
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from club.audit import record_audit
-from club.errors import PermissionDenied, ValidationFailed
+from core.audit import record_audit
+from core.errors import PermissionDenied, ValidationFailed
 from scoring.models import Game, Hand
 
 from ._common import audit_scope, lock_game

@@ -6,8 +6,8 @@ from typing import Any
 
 from django.db import transaction
 
-from club.audit import record_audit
-from club.errors import ValidationFailed
+from core.audit import record_audit
+from core.errors import ValidationFailed
 from scoring.engine import RecordError, final_results, load_ruleset
 from scoring.models import Game, GamePenalty
 

@@ -14,9 +14,10 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
-from club.audit import record_audit
-from club.errors import ValidationFailed
-from club.models import ClubNight, Player
+from club.models import ClubNight
+from core.audit import record_audit
+from core.errors import ValidationFailed
+from core.models import Player
 from scoring.engine import RecordError, Ruleset, load_ruleset, preview_hand
 from scoring.models import Game, GamePenalty, GameSeat, Hand
 from scoring.records import game_record  # the one game-record writer (re-exported)
@@ -111,7 +112,7 @@ def create_game(
         entry=entry,
     )
     if actor is not None:
-        from club.errors import PermissionDenied
+        from core.errors import PermissionDenied
         from tournaments.roles import is_club_admin, is_referee, player_of
 
         if table is not None:
@@ -483,7 +484,7 @@ def _seated_empty_game(
     ):
         raise ValidationFailed("This table already has a game.", field="table")
     if actor is not None:
-        from club.errors import PermissionDenied
+        from core.errors import PermissionDenied
         from tournaments.roles import is_referee
 
         if not is_referee(actor, table.session.tournament_id):

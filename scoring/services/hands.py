@@ -12,8 +12,8 @@ from typing import Any
 
 from django.db import transaction
 
-from club.audit import record_audit
-from club.errors import ValidationFailed
+from core.audit import record_audit
+from core.errors import ValidationFailed
 from scoring.engine import load_ruleset
 from scoring.engine.validate import MAX_HANDS
 from scoring.models import Game, Hand

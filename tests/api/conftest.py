@@ -9,7 +9,8 @@ import pytest
 from django.contrib.auth.models import User
 from rest_framework.test import APIClient
 
-from club.models import Club, ClubNight, Membership, Player
+from club.models import Club, ClubNight, Membership
+from core.models import Player
 from scoring.models import Game
 from tests.factories import (
     ClubFactory,

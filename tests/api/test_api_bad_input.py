@@ -9,7 +9,8 @@ from typing import Any
 import pytest
 from django.db.models import Model
 
-from club.models import AuditEntry, Club, ClubNight, IdempotencyRecord, League, Membership, Player
+from club.models import Club, ClubNight, League, Membership
+from core.models import AuditEntry, IdempotencyRecord, Player
 from scoring.models import Game, GameSeat, Hand
 from tests.api.conftest import World, client_for
 from tests.factories import HandFactory, PlayerFactory, ron

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from club.models import AuditEntry, IdempotencyRecord
+from core.models import AuditEntry, IdempotencyRecord
 from scoring.models import Game, Hand
 from tests.api.conftest import client_for
 from tests.factories import non_dealer_rons, ron

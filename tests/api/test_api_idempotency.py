@@ -1,4 +1,4 @@
-"""Idempotency-Key on write endpoints beyond hands (club.idempotency)."""
+"""Idempotency-Key on write endpoints beyond hands (core.idempotency)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from unittest import mock
 import pytest
 from django.db import IntegrityError
 
-from club.models import IdempotencyRecord
+from core.models import IdempotencyRecord
 from scoring.models import Hand
 from tests.api.conftest import World
 from tests.factories import ron

@@ -18,8 +18,8 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 from rest_framework import serializers
 
-from club.errors import ValidationFailed
-from club.limits import MAX_JSON_DEPTH, LimitedUploadHandler, check_json_depth, loads
+from core.errors import ValidationFailed
+from core.limits import MAX_JSON_DEPTH, LimitedUploadHandler, check_json_depth, loads
 from scoring.engine.validate import MAX_HAN, MAX_HANDS
 from scoring.models import Game, GamePenalty, Hand
 from tests.api.conftest import World, client_for

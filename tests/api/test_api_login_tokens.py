@@ -11,7 +11,7 @@ from django.core.cache import cache
 from django.test import Client
 from django.utils import timezone
 
-from club.models import ApiToken, AuditEntry
+from core.models import ApiToken, AuditEntry
 from tests.factories import UserFactory
 
 pytestmark = pytest.mark.django_db
@@ -74,7 +74,7 @@ def test_forwarded_for_is_ignored_unless_the_connection_is_a_trusted_proxy(refer
 def test_the_client_address_is_the_last_hop_before_the_trusted_proxies() -> None:
     from django.test import RequestFactory
 
-    from club.lockout import client_ip
+    from core.lockout import client_ip
 
     rf = RequestFactory()
     spoofed = rf.get("/", REMOTE_ADDR=PROXY, HTTP_X_FORWARDED_FOR="1.1.1.1, 203.0.113.9, 10.0.0.7")

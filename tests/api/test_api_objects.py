@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from club.models import AuditEntry, Membership
+from club.models import Membership
+from core.models import AuditEntry
 from scoring.models import Game, Hand
 from tests.api.conftest import World, client_for
 from tests.factories import (

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from club.models import IdempotencyRecord
+from core.models import IdempotencyRecord
 from scoring.models import Game
 from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS
 from tests.browser.pages import PHONE, logged_in_page
@@ -260,7 +260,7 @@ def test_a_lost_answer_is_retried_with_the_same_key_and_applied_once(
     chromium: Any, live_server: Any
 ) -> None:
     """The hand reaches the server but its answer is lost: the retry carries the same
-    Idempotency-Key, gets the stored answer back, and the hand is there once (club.idempotency)."""
+    Idempotency-Key, gets the stored answer back, and the hand is there once (core.idempotency)."""
     game, referee = _table()
     page = logged_in_page(chromium, live_server, referee, viewport=PHONE)
     # The page sends (the route below sees its requests); no Background Sync from the worker.

@@ -11,7 +11,7 @@ from openpyxl import load_workbook
 from rest_framework.test import APIClient
 from standings_builders import make_players, make_tournament, register, scores_game
 
-from club.models import AuditEntry
+from core.models import AuditEntry
 from tests.factories import StaffRoleFactory, UserFactory
 from tournaments.ema.export import ema_csv, ema_xlsx
 from tournaments.models import StaffRole, Tournament

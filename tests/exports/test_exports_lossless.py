@@ -156,7 +156,7 @@ def test_records_go_only_to_their_seated_empty_table(tmp_path):
     call_command("export_games", t.slug, "--output", str(out), stdout=io.StringIO())
     records = [r for r in json.loads(out.read_text(encoding="utf-8")) if r["hands"]]
     # Into the same tournament: its table already has a game with hands.
-    from club.errors import ValidationFailed
+    from core.errors import ValidationFailed
     from scoring.records import ImportTarget, import_game_records
 
     with pytest.raises(ValidationFailed, match="already has a game"):

@@ -17,9 +17,10 @@ from standings_builders import (
     tsumo,
 )
 
-from club.audit import record_audit
-from club.errors import ValidationFailed
-from club.models import AuditEntry, Club, ClubNight, Player
+from club.models import Club, ClubNight
+from core.audit import record_audit
+from core.errors import ValidationFailed
+from core.models import AuditEntry, Player
 from scoring.engine import replay
 from scoring.models import Game, GamePenalty, Hand
 from scoring.records import (

@@ -8,9 +8,10 @@ from pathlib import Path
 import pytest
 from django.core.management import CommandError, call_command
 
-from club.errors import PermissionDenied, ValidationFailed
-from club.models import AuditEntry, Membership, OnlineGameLog, OnlineName
+from club.models import Membership, OnlineGameLog, OnlineName
 from club.services import import_online_log
+from core.errors import PermissionDenied, ValidationFailed
+from core.models import AuditEntry
 from scoring.models import Game
 from scoring.records import game_record
 from tests.factories import ClubFactory, MembershipFactory, PlayerFactory, UserFactory

@@ -24,8 +24,8 @@ from django.contrib.auth.models import User
 from django.db import connections
 from rest_framework.test import APIClient
 
-from club.models import Player
-from club.tokens import issue_token
+from core.models import Player
+from core.tokens import issue_token
 from scoring.models import Game
 from tests.factories import (
     GameFactory,

@@ -17,8 +17,8 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from club.models import AuditEntry
 from config.celery import app as celery_app
+from core.models import AuditEntry
 from tests.reliability.reliability_support import Event, RedisServer
 from tournaments.models import SeatingPlan
 from tournaments.services import request_seating_plan

@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 from django.db import connection
 
-from club.models import AuditEntry, IdempotencyRecord
+from core.models import AuditEntry, IdempotencyRecord
 from scoring.models import Game, Hand
 from tests.factories import ron, tsumo
 from tests.reliability.reliability_support import Event, make_event, on_postgresql

@@ -18,7 +18,8 @@ from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 from schemathesis import GenerationMode
 
-from club.models import Club, ClubNight, Player
+from club.models import Club, ClubNight
+from core.models import Player
 from tests.factories import (
     ClubFactory,
     ClubNightFactory,

@@ -10,7 +10,7 @@ from typing import Any, cast
 import pytest
 from django.db import IntegrityError
 
-from club.models import AuditEntry, IdempotencyRecord, Player
+from core.models import AuditEntry, IdempotencyRecord, Player
 from scoring import services as game_services
 from scoring.models import Game, Hand
 from tests.factories import PlayerFactory, ron, tsumo

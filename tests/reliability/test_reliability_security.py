@@ -18,7 +18,7 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 
-from club.models import Player
+from core.models import Player
 from scoring.models import Hand
 from tests.reliability.reliability_support import ROOT, Event
 from tournaments.models import Registration

@@ -6,9 +6,7 @@ import datetime
 
 import pytest
 
-from club.audit import audit_for_club
-from club.errors import PermissionDenied, ValidationFailed
-from club.models import AuditEntry, Club, League, Membership, Player
+from club.models import Club, League, Membership
 from club.services import (
     add_member,
     create_club,
@@ -18,6 +16,9 @@ from club.services import (
     update_club_rules,
     update_player,
 )
+from core.audit import audit_for_club
+from core.errors import PermissionDenied, ValidationFailed
+from core.models import AuditEntry, Player
 from tests.factories import ClubFactory, MembershipFactory, PlayerFactory, UserFactory
 
 pytestmark = pytest.mark.django_db

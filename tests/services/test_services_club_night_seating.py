@@ -6,10 +6,11 @@ import itertools
 
 import pytest
 
-from club.errors import PermissionDenied, ValidationFailed
-from club.models import AuditEntry, Membership
+from club.models import Membership
 from club.nightseating import seat_round, table_sizes
 from club.services import seat_club_night
+from core.errors import PermissionDenied, ValidationFailed
+from core.models import AuditEntry
 from scoring.models import Game
 from tests.factories import (
     ClubFactory,

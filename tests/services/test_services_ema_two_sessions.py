@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from club.errors import ValidationFailed
+from core.errors import ValidationFailed
 from scoring.models import Game
 from scoring.services import enter_final_scores, finalize_game
 from tests.factories import PlayerFactory

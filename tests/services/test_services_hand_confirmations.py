@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from club.errors import PermissionDenied, ValidationFailed
 from club.models import Membership, RatingChange
 from club.ratings.league import league_standings
+from core.errors import PermissionDenied, ValidationFailed
 from scoring.models import Game
 from scoring.services import add_hand, confirm_hand, correct_hand, create_game, finalize_game
 from tests.factories import (

@@ -5,8 +5,8 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from club.models import IdempotencyRecord
-from club.tasks import purge_idempotency_records_task
+from core.models import IdempotencyRecord
+from core.tasks import purge_idempotency_records_task
 from tests.factories import UserFactory
 
 

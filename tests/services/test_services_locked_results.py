@@ -14,8 +14,8 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from club.audit import audit_for_game, audit_for_tournament
-from club.errors import ValidationFailed
+from core.audit import audit_for_game, audit_for_tournament
+from core.errors import ValidationFailed
 from scoring.models import Game
 from scoring.services import (
     add_hand,

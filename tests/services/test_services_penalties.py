@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from club.audit import audit_for_game, audit_for_tournament
-from club.errors import PermissionDenied, ValidationFailed
-from club.models import Player
+from core.audit import audit_for_game, audit_for_tournament
+from core.errors import PermissionDenied, ValidationFailed
+from core.models import Player
 from scoring.models import Game
 from scoring.records import player_label
 from scoring.services import add_hand, finalize_game, game_record

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from club.audit import audit_for_tournament
-from club.errors import PermissionDenied, ValidationFailed
-from club.models import Player
+from core.audit import audit_for_tournament
+from core.errors import PermissionDenied, ValidationFailed
+from core.models import Player
 from tests.factories import PlayerFactory, UserFactory
 from tournaments.models import Registration
 from tournaments.services import (
@@ -157,7 +157,7 @@ def test_drop_and_reinstate(tournament, organiser, registrations):
 
 
 def test_update_tournament_rules_only_before_scores(tournament, organiser, referee):
-    from club.errors import PermissionDenied as Denied
+    from core.errors import PermissionDenied as Denied
     from tests.factories import GameFactory, SessionFactory, TableFactory
     from tournaments.services import update_tournament
 
@@ -269,7 +269,7 @@ def test_csv_possible_duplicates_are_reported_not_imported(tournament, organiser
 
 
 def test_update_registration_is_audited_and_checked(tournament, organiser, referee):
-    from club.errors import PermissionDenied as Denied
+    from core.errors import PermissionDenied as Denied
     from tournaments.services import update_registration
 
     reg = register_player(

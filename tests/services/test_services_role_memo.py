@@ -5,8 +5,9 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from factories import StaffRoleFactory, TournamentFactory, UserFactory
 
+from core.roles import remembered_roles
 from tournaments.models import StaffRole
-from tournaments.roles import is_referee, remembered_roles
+from tournaments.roles import is_referee
 
 pytestmark = pytest.mark.django_db
 

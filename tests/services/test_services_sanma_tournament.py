@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from club.errors import ValidationFailed
+from core.errors import ValidationFailed
 from scoring.models import Game
 from scoring.services import add_hand, finalize_game
 from tests.factories import RegistrationFactory, TournamentFactory, UserFactory, ron

@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 from django.core.management import call_command
 
-from club.models import AuditEntry, Club, Player
+from club.models import Club
+from core.models import AuditEntry, Player
 from scoring.models import Game
 from tournaments.models import StandingRow, Tournament
 

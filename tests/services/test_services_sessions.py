@@ -6,8 +6,8 @@ import itertools
 
 import pytest
 
-from club.audit import audit_for_tournament
-from club.errors import PermissionDenied, ValidationFailed
+from core.audit import audit_for_tournament
+from core.errors import PermissionDenied, ValidationFailed
 from scoring.models import Game, GameSeat
 from scoring.services import add_hand, finalize_game
 from tests.factories import HandFactory, non_dealer_rons

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from club.audit import audit_for_game
-from club.errors import ValidationFailed
+from core.audit import audit_for_game
+from core.errors import ValidationFailed
 from scoring.models import Game, Hand
 from scoring.services import add_hand, correct_hand
 from tests.factories import (

@@ -6,7 +6,7 @@ import datetime
 from collections.abc import Sequence
 from typing import Any
 
-from club.models import Player
+from core.models import Player
 from scoring.engine import replay
 from scoring.models import Game, GameSeat, Hand
 from scoring.records import game_record

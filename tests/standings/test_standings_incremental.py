@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from standings_builders import make_players, make_tournament, register, scores_game, set_scores
 
-from club.models import Player
+from core.models import Player
 from tournaments.models import Penalty, StandingRow
 from tournaments.standings.services import (
     compute_standings,

@@ -11,7 +11,7 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from club.audit import audit_for_tournament
+from core.audit import audit_for_tournament
 from tests.factories import PlayerFactory, SessionFactory
 from tournaments.clock import session_clock
 from tournaments.models import Session, StandingRow, Tournament

@@ -10,7 +10,7 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from club.audit import audit_for_tournament
+from core.audit import audit_for_tournament
 from scoring.models import Game
 from scoring.services import add_hand, finalize_game
 from tests.factories import GameFactory, SessionFactory, TableFactory, non_dealer_rons

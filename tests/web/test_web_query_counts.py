@@ -20,7 +20,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 import scoring.tiles.adapter as tile_adapter
-from club.tokens import issue_token
+from core.tokens import issue_token
 from scoring.models import Game, Hand
 from scoring.services import add_hand
 from tests.factories import (

@@ -10,7 +10,7 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 from django.urls import reverse
 
-from club.models import Player
+from core.models import Player
 from tests.factories import (
     PlayerFactory,
     RegistrationFactory,

@@ -10,10 +10,10 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from club.api.base import inline_choice_field
 from club.api.serializers import PlayerBriefSerializer
-from club.limits import upload_problem
-from club.models import Player, country_validator, ema_number_validator
+from core.api.base import inline_choice_field
+from core.limits import upload_problem
+from core.models import Player, country_validator, ema_number_validator
 from scoring.engine import PRESETS
 from tournaments.models import (
     Penalty,

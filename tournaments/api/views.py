@@ -30,18 +30,18 @@ from rest_framework.renderers import BaseRenderer, JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from club import audit
-from club.api.base import ID_BOUNDS, ServiceViewSet, errors, parse
 from club.api.permissions import (
-    IsAuthenticatedForWrites,
     IsTournamentOrganiser,
     IsTournamentReferee,
     OrganiserOnly,
     RefereeOnly,
 )
 from club.api.visibility import visible_tournaments
-from club.errors import ValidationFailed
-from club.idempotency import idempotent
+from core import audit
+from core.api.base import ID_BOUNDS, ServiceViewSet, errors, parse
+from core.api.permissions import IsAuthenticatedForWrites
+from core.errors import ValidationFailed
+from core.idempotency import idempotent
 from scoring.api.serializers import AuditEntrySerializer
 from tournaments import roles
 from tournaments.backup import export_tournament

@@ -13,8 +13,8 @@ from typing import Any
 
 from django.db.models import Q
 
-from club.errors import ValidationFailed
 from club.services.countries import alpha3
+from core.errors import ValidationFailed
 from scoring.models import Game
 from scoring.records import check_game_points, game_final
 from tournaments.models import Penalty, StandingRow, Table, Tournament

@@ -7,7 +7,7 @@ from typing import Any
 
 from kombu.exceptions import OperationalError
 
-from club.errors import PermissionDenied, ServiceUnavailable
+from core.errors import PermissionDenied, ServiceUnavailable
 from tournaments.models import Tournament
 from tournaments.roles import is_organiser, is_referee
 

@@ -15,11 +15,11 @@ from typing import Any
 
 from django.db import transaction
 
-from club.audit import record_audit
-from club.errors import ServiceError, ValidationFailed
-from club.models import Player
 from club.names import fold, split_name
 from club.services.players import clean_country, clean_ema_number, clean_name
+from core.audit import record_audit
+from core.errors import ServiceError, ValidationFailed
+from core.models import Player
 from tournaments.models import Registration, Tournament
 
 from ._common import require_organiser

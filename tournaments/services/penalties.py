@@ -13,9 +13,9 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
-from club.audit import record_audit
-from club.errors import ValidationFailed
-from club.models import Player
+from core.audit import record_audit
+from core.errors import ValidationFailed
+from core.models import Player
 from scoring.engine import Ruleset, load_ruleset
 from tournaments.models import Penalty, Registration, Seat, Session, Tournament
 

@@ -7,10 +7,10 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
-from club.audit import record_audit
-from club.errors import ValidationFailed
-from club.models import Player
 from club.services.players import clean_country, clean_ema_number, clean_name
+from core.audit import record_audit
+from core.errors import ValidationFailed
+from core.models import Player
 from tournaments.models import Registration, Tournament
 
 from ._common import enqueue_standings, require_organiser

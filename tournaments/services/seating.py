@@ -8,9 +8,9 @@ from typing import Any
 from django.db import transaction
 from kombu.exceptions import OperationalError
 
-from club.audit import record_audit
-from club.errors import ValidationFailed
-from club.models import Player
+from core.audit import record_audit
+from core.errors import ValidationFailed
+from core.models import Player
 from scoring.models import Game, GameSeat, Hand
 from tournaments.models import Registration, Seat, SeatingPlan, Session, Tournament
 

@@ -8,9 +8,9 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
-from club.audit import record_audit
-from club.errors import ValidationFailed
-from club.models import Player
+from core.audit import record_audit
+from core.errors import ValidationFailed
+from core.models import Player
 from scoring.engine import load_ruleset
 from scoring.models import Game, Hand
 from tournaments.models import Registration, Seat, Session, Table, Tournament

@@ -17,8 +17,8 @@ from django.urls import reverse
 from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_encode
 
-from club.audit import record_audit
-from club.errors import ValidationFailed
+from core.audit import record_audit
+from core.errors import ValidationFailed
 from tournaments.models import StaffRole, Tournament
 
 from ._common import require_organiser

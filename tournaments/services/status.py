@@ -7,8 +7,8 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
-from club.audit import record_audit
-from club.errors import ValidationFailed
+from core.audit import record_audit
+from core.errors import ValidationFailed
 from scoring.models import Game
 from tournaments.models import Session, Tournament
 

@@ -15,9 +15,9 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
-from club.audit import record_audit
-from club.errors import ValidationFailed
-from club.models import Player
+from core.audit import record_audit
+from core.errors import ValidationFailed
+from core.models import Player
 from scoring.models import Game, GameSeat
 from scoring.services._common import audit_scope, lock_game, require_open_session
 from scoring.services.games import game_snapshot, save_written_game

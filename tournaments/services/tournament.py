@@ -9,10 +9,10 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils.text import slugify
 
-from club.audit import record_audit
-from club.errors import PermissionDenied, ValidationFailed
 from club.services.players import clean_country
 from club.services.validation import check_rules, parse_date
+from core.audit import record_audit
+from core.errors import PermissionDenied, ValidationFailed
 from tournaments.models import StaffRole, Tournament
 
 from ._common import enqueue_standings, require_organiser, user_or_none

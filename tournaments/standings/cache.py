@@ -15,7 +15,7 @@ import uuid
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from club import cache as fail_open_cache
+from core import cache as fail_open_cache
 from tournaments.models import Tournament
 
 TIMEOUT_SECONDS = 3600

@@ -19,8 +19,8 @@ from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
 from club import names
-from club.errors import PermissionDenied as ServicePermissionDenied
-from club.errors import ServiceError, ServiceUnavailable, ValidationFailed
+from core.errors import PermissionDenied as ServicePermissionDenied
+from core.errors import ServiceError, ServiceUnavailable, ValidationFailed
 from scoring.engine import PRESETS
 from scoring.models import Game
 from tournaments import roles

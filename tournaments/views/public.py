@@ -12,7 +12,8 @@ from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
 
 from club import names
-from club.models import Player
+from core.models import Player
+from core.roles import is_site_admin
 from scoring.models import Game, GameSeat
 from tournaments import roles
 from tournaments.models import Seat, Session, StandingRow, Tournament
@@ -34,7 +35,7 @@ def visible_tournament(request: HttpRequest, slug: str) -> Tournament:
 def tournament_list(request: HttpRequest) -> HttpResponse:
     tournaments = Tournament.objects.exclude(status__in=HIDDEN)
     own: list[Tournament] = []
-    if roles.is_site_admin(request.user):
+    if is_site_admin(request.user):
         own = list(Tournament.objects.all())
     elif request.user.is_authenticated:
         own = list(Tournament.objects.filter(staff__user_id=request.user.pk).distinct())

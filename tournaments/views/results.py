@@ -16,7 +16,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 
-from club.errors import ServiceError, ValidationFailed
+from core.errors import ServiceError, ValidationFailed
 from tournaments import roles
 from tournaments.backup import export_tournament
 from tournaments.ema.export import ExportBlocked, ema_csv, ema_xlsx, validate_for_export

@@ -17,9 +17,9 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from club.errors import ServiceError
 from club.models import Club
 from club.services.online import import_online_log, read_online_log
+from core.errors import ServiceError
 
 
 class Command(BaseCommand):

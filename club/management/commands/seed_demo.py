@@ -14,7 +14,7 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
 from django.db import transaction
 
-from club.models import Club, Player
+from club.models import Club
 from club.services import (
     add_member,
     create_club,
@@ -22,6 +22,7 @@ from club.services import (
     create_league,
     register_player,
 )
+from core.models import Player
 from scoring.engine import RecordError, preview_hand
 from scoring.models import Game
 from scoring.services import (

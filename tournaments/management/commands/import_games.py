@@ -17,8 +17,8 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from club.errors import ValidationFailed
 from club.models import Club, ClubNight
+from core.errors import ValidationFailed
 from scoring.records import ImportTarget, import_game_records
 from tournaments.models import Table
 

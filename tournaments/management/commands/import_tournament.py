@@ -8,7 +8,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from club.errors import ValidationFailed
+from core.errors import ValidationFailed
 from tournaments.backup import import_tournament
 
 

@@ -4,7 +4,7 @@ from datetime import timedelta
 
 from django.utils import timezone
 
-from club.models import IdempotencyRecord
+from core.models import IdempotencyRecord
 
 # A phone retries within minutes; a day is far beyond any retry window.
 IDEMPOTENCY_RETENTION = timedelta(hours=24)

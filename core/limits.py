@@ -28,7 +28,7 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.utils.translation import gettext as _
 
-from club.errors import ValidationFailed
+from core.errors import ValidationFailed
 
 MB = 1024 * 1024
 MAX_JSON_DEPTH: int = getattr(settings, "MAX_JSON_DEPTH", 20)

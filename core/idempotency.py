@@ -26,9 +26,9 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.utils.encoders import JSONEncoder
 
-from club import limits
-from club.errors import ValidationFailed
-from club.models import IdempotencyRecord
+from core import limits
+from core.errors import ValidationFailed
+from core.models import IdempotencyRecord
 
 HEADER = "Idempotency-Key"
 REPLAYED_HEADER = "Idempotent-Replayed"

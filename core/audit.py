@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 from django.db import models
 from django.db.models import QuerySet
 
-from club.models import AuditEntry
+from core.models import AuditEntry
 
 if TYPE_CHECKING:
     from django.contrib.auth.base_user import AbstractBaseUser

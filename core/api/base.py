@@ -1,19 +1,21 @@
 """What every API view shares: service errors mapped to HTTP answers, and error schemas.
 
-Service errors (club.errors) become:
+Service errors (core.errors) become:
 
 - ValidationFailed -> 400 {"field", "message", "errors": [...]}
 - PermissionDenied -> 403 {"field", "message"}
 - ConflictError    -> 409 {"message", "current": <the current state>, "current_version"}
 - ServiceUnavailable -> 503 {"field", "message", "errors": []} (the broker is down; retry)
 
-DRF's own validation errors stay 400 with the field names as keys. Engine and tile errors that
-reach a view (RecordError, TileError) are 400 naming the field as well.
+DRF's own validation errors stay 400 with the field names as keys. Input errors of lower-level
+libraries that reach a view (the engine's RecordError, the tile evaluator's TileError) are 400
+naming the field as well: their owner registers them with `register_input_error` (core imports
+no other app of the project, issue 14).
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Protocol
 
 from django.core.exceptions import ObjectDoesNotExist
 from django.core.exceptions import ValidationError as DjangoValidationError
@@ -23,15 +25,13 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from club.errors import (
+from core.errors import (
     ConflictError,
     PermissionDenied,
     ServiceError,
     ServiceUnavailable,
     ValidationFailed,
 )
-from scoring.engine import RecordError
-from scoring.tiles import TileError
 
 
 class ErrorSerializer(serializers.Serializer):
@@ -96,6 +96,25 @@ def _api_field(field: str | None) -> str | None:
     return "version" if field == "expected_version" else field
 
 
+class InputError(Protocol):
+    """An exception that names the input at fault: `field`, `message` and `as_dict()`."""
+
+    field: str | None
+    message: str
+
+    def as_dict(self) -> dict[str, Any]: ...
+
+
+_input_errors: list[type[Exception]] = []
+
+
+def register_input_error(error_class: type[Exception]) -> None:
+    """Answer `error_class` (an InputError) with 400 naming its field; apps call this in
+    their AppConfig.ready() (scoring: RecordError, TileError)."""
+    if error_class not in _input_errors:
+        _input_errors.append(error_class)
+
+
 class ServiceErrorsMixin:
     """Maps service errors to answers (see the module docstring); put it before APIView."""
 
@@ -126,11 +145,9 @@ class ServiceErrorsMixin:
                 status.HTTP_503_SERVICE_UNAVAILABLE if unavailable else status.HTTP_400_BAD_REQUEST
             )
             return Response(body, status=code)
-        if isinstance(exc, RecordError):
-            body = {"field": exc.field or None, "message": exc.message, "errors": [exc.as_dict()]}
-            return Response(body, status=status.HTTP_400_BAD_REQUEST)
-        if isinstance(exc, TileError):
-            body = {"field": exc.field, "message": exc.message, "errors": [exc.as_dict()]}
+        if isinstance(exc, tuple(_input_errors)):
+            bad: InputError = exc  # type: ignore[assignment]  # registered as InputError
+            body = {"field": bad.field or None, "message": bad.message, "errors": [bad.as_dict()]}
             return Response(body, status=status.HTTP_400_BAD_REQUEST)
         if isinstance(exc, ObjectDoesNotExist):
             # An object vanished between lookup and write (e.g. deleted meanwhile).

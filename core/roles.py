@@ -1,0 +1,66 @@
+"""Role lookups shared by every app: who is a site admin, and remembering answers per request.
+
+The roles themselves live in the apps that own them (tournaments.roles: organisers and
+referees; club: club admins); they remember their lookups through `remembered()` so a hand
+entry asks the database once per request, not once in the view and again in the service.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from typing import Any, TypeVar
+
+T = TypeVar("T")
+
+# Answers already looked up in this request: a hand entry asks "is this user a referee of the
+# game's tournament?" in the view's permission check and again in the service. Outside
+# `remembered_roles()` (tasks, commands, direct service calls) nothing is remembered.
+_memo: ContextVar[dict[tuple[Any, ...], Any] | None] = ContextVar("role_memo", default=None)
+
+
+@contextmanager
+def remembered_roles() -> Iterator[None]:
+    """Within this block (one request: RoleMemoMiddleware), each role lookup runs once."""
+    token = _memo.set({})
+    try:
+        yield
+    finally:
+        _memo.reset(token)
+
+
+def forget_roles() -> None:
+    """A role was granted or taken away: look everything up afresh (signals call this)."""
+    memo = _memo.get()
+    if memo is not None:
+        memo.clear()
+
+
+def remembered(key: tuple[Any, ...], look_up: Callable[[], T]) -> T:
+    """`look_up()`, or its answer already found under `key` in this request."""
+    memo = _memo.get()
+    if memo is None:
+        return look_up()
+    if key not in memo:
+        memo[key] = look_up()
+    return memo[key]
+
+
+class RoleMemoMiddleware:
+    """Remember role lookups for the length of one request."""
+
+    def __init__(self, get_response: Callable[[Any], Any]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: Any) -> Any:
+        with remembered_roles():
+            return self.get_response(request)
+
+
+def authenticated(user: Any) -> bool:
+    return bool(user is not None and getattr(user, "is_authenticated", False))
+
+
+def is_site_admin(user: Any) -> bool:
+    return authenticated(user) and bool(getattr(user, "is_superuser", False))
