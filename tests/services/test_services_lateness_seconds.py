@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from club.audit import audit_for_tournament
-from club.errors import ValidationFailed
+from core.audit import audit_for_tournament
+from core.errors import ValidationFailed
 from tests.factories import RegistrationFactory, SessionFactory
 from tournaments.models import Penalty
 from tournaments.services import add_penalty
