@@ -7,6 +7,7 @@ from typing import Any
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.template.loader import render_to_string
+from django.utils.formats import number_format
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
@@ -81,6 +82,7 @@ def standings_table_html(tournament: Tournament) -> str:
         "tournament": tournament,
         "lines": standings_lines(rows, sessions, tie_breaks),
         "sessions": sessions,
+        "tie_break_names": [TIE_BREAK_LABELS.get(name, name) for name in tie_breaks],
     }
     return render_to_string("tournaments/_standings_table.html", context)
 
@@ -96,11 +98,22 @@ TIE_BREAK_LABELS = {
 }
 
 
+def _tie_break_text(value: float | int | None) -> str:
+    """A tie-break value as shown: a dash when there is none, averages to two decimals in the
+    reader's number format, counts and points as they are."""
+    if value is None:
+        return "\u2013"  # en dash, as the other empty standings cells
+    if isinstance(value, float) and not value.is_integer():
+        return str(number_format(value, 2))
+    return str(int(value))
+
+
 def standings_lines(
     rows: list[StandingRow], sessions: list[int], tie_breaks: tuple[str, ...]
 ) -> list[dict[str, Any]]:
     """Each row with its per-session cells (the game result; a seat played as a substitute
-    is marked and does not count, EMA 2025 7.3) and its tie-break values as a tooltip."""
+    is marked and does not count, EMA 2025 7.3) and its tie-break values: shown in columns
+    (a line under the name on phones, issue 22) and, as before, as a tooltip."""
     lines = []
     for row in rows:
         by_session: dict[int, dict[str, Any]] = {}
@@ -123,6 +136,7 @@ def standings_lines(
             for name, value in zip(tie_breaks, row.tie_break_values or [], strict=False)
         )
         in_game = game_penalties(row.per_session)
+        values = list(row.tie_break_values or [])
         lines.append(
             {
                 "row": row,
@@ -135,6 +149,13 @@ def standings_lines(
                 % {"games": in_game, "t": row.penalties}
                 if in_game
                 else "",
+                "tie_break_cells": [
+                    {
+                        "name": TIE_BREAK_LABELS.get(name, name),
+                        "value": _tie_break_text(values[i] if i < len(values) else None),
+                    }
+                    for i, name in enumerate(tie_breaks)
+                ],
             }
         )
     return lines
