@@ -7,6 +7,7 @@ import time
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from django.conf import settings
@@ -101,3 +102,24 @@ def celery_worker_process(
         worker.terminate()
         worker.wait(timeout=30)
         log.close()
+
+
+def pytest_terminal_summary(terminalreporter: Any) -> None:
+    """Issue 22: the axe-core violation counts per page, scheme and language (recorded by
+    tests/browser/test_browser_axe.py as user properties, which xdist passes back here)."""
+    rows = [
+        value
+        for reports in terminalreporter.stats.values()
+        for report in reports
+        if getattr(report, "when", None) == "call"
+        for name, value in getattr(report, "user_properties", ())
+        if name == "axe"
+    ]
+    if not rows:
+        return
+    terminalreporter.write_sep("-", "axe-core 4.14.1: violations per page (rules, nodes)")
+    for row in rows:
+        terminalreporter.write_line(
+            f"{row['page']:<34} {row['scheme']:<5} {row['language']:<2} "
+            f"{row['violations']:>3} rules {row['nodes']:>4} nodes"
+        )
