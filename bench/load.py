@@ -232,6 +232,7 @@ def seed(*, referees: int, games_per_referee: int, readers_players: int) -> dict
 
     django.setup()
     from django.contrib.auth import get_user_model
+    from django.utils import timezone
 
     from core.models import Player
     from core.tokens import issue_token
@@ -300,9 +301,15 @@ def seed(*, referees: int, games_per_referee: int, readers_players: int) -> dict
     recompute_standings(tournament_id=tournament.pk)
 
     games: list[list[int]] = [[] for _ in range(referees)]
+    started_at = timezone.now() - datetime.timedelta(minutes=80)
     for number in range(2, games_per_referee + 2):
+        # Started 80 minutes ago (of 90): the time signal has sounded (EMA 2025 7.4), so a
+        # referee may end a game on time ("end": "time") without an organiser's override.
         session = Session.objects.create(
-            tournament=tournament, number=number, status=Session.Status.RUNNING
+            tournament=tournament,
+            number=number,
+            status=Session.Status.RUNNING,
+            started_at=started_at,
         )
         tables = Table.objects.bulk_create(
             Table(session=session, number=r + 1) for r in range(referees)
