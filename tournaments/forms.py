@@ -257,6 +257,15 @@ class PenaltyForm(forms.Form):
         return data
 
 
+class TablePenaltyForm(forms.Form):
+    """EMA 2025 7.5: a score-sheet mistake that cannot be fixed costs each player of the table
+    2,000 points: one penalty per player, given at once."""
+
+    session = forms.IntegerField(min_value=1, max_value=32767, label=_("Session number"))
+    table = forms.IntegerField(min_value=1, max_value=32767, label=_("Table"))
+    reason = forms.CharField(max_length=500, label=_("Reason"))
+
+
 class SubstituteForm(forms.Form):
     table = forms.IntegerField(min_value=1, max_value=32767, label=_("Table"))
     seat = forms.ChoiceField(

@@ -64,6 +64,7 @@ urlpatterns: list[URLPattern | URLResolver] = [
         name="session_pdf",
     ),
     path("<slug:slug>/console/penalties/", console.penalties, name="penalties"),
+    path("<slug:slug>/console/penalties/table/", console.penalty_table, name="penalty_table"),
     path(
         "<slug:slug>/console/penalties/<int:penalty_id>/cancel/",
         console.penalty_cancel,

@@ -415,6 +415,13 @@ CASES = [
         },
     ),
     Case(
+        "score-sheet penalty for a table (EMA 2025 7.5)",
+        "post",
+        lambda w: f"{T}/table-penalties/",
+        referees(201),
+        body=lambda w: {"session": 1, "table": 1, "reason": "sheet unreadable"},
+    ),
+    Case(
         "cancel penalty",
         "post",
         lambda w: f"/api/v1/penalties/{w.extra['penalty'].pk}/cancel/",
@@ -565,6 +572,7 @@ def test_every_route_is_in_the_matrix() -> None:
         "tournament-sessions",
         "tournament-seating-plans",
         "tournament-penalties",
+        "tournament-table-penalties",
         "tournament-standings",
         "tournament-audit",
         "tournament-ema-export",

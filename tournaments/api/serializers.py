@@ -407,6 +407,19 @@ class PenaltyInputSerializer(serializers.Serializer):
     reason = serializers.CharField(max_length=1000)
 
 
+class TablePenaltyInputSerializer(serializers.Serializer):
+    session = serializers.IntegerField(min_value=1, max_value=32767, help_text="Session number.")
+    table = serializers.IntegerField(
+        min_value=1, max_value=32767, help_text="Table number in that session."
+    )
+    kind = inline_choice_field(
+        [Penalty.Kind.SCORE_SHEET.value],
+        default=Penalty.Kind.SCORE_SHEET.value,
+        help_text="Only score_sheet: EMA 2025 7.5, 2,000 points for each of the players.",
+    )
+    reason = serializers.CharField(max_length=1000)
+
+
 # ---- EMA export, ranking preview (output schemas of tournaments.ema) -------------------------
 class MersWeightSerializer(serializers.Serializer):
     """The MERS weight and its parts (docs/ema-export.md)."""

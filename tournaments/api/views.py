@@ -82,6 +82,7 @@ from .serializers import (
     StandingRowSerializer,
     StatusInputSerializer,
     SwapInputSerializer,
+    TablePenaltyInputSerializer,
     TableSerializer,
     TournamentInputSerializer,
     TournamentSerializer,
@@ -196,6 +197,7 @@ class TournamentViewSet(
         "upload_seating_plan": [OrganiserOnly],
         "audit": [RefereeOnly],
         "penalties": [IsTournamentReferee],
+        "table_penalties": [RefereeOnly],
         "ema_export": [OrganiserOnly],
         "ema_validation": [OrganiserOnly],
         "backup": [OrganiserOnly],
@@ -485,6 +487,36 @@ class TournamentViewSet(
             reason=data["reason"],
         )
         return Response(PenaltySerializer(penalty).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(
+        summary="A score-sheet penalty for every player of a table (EMA 2025 7.5)",
+        description="EMA 2025 7.5: a mistake on the score sheet that cannot be fixed costs "
+        "2,000 points for each of the players. One penalty per player who played at the table "
+        "(a substitute who sat in, not the player they replaced), each with its own audit "
+        "entry naming the table; all or none.",
+        request=TablePenaltyInputSerializer,
+        parameters=[IDEMPOTENCY_KEY],
+        responses={201: PenaltySerializer(many=True), **WRITE_ERRORS},
+    )
+    @action(detail=True, methods=["post"], url_path="table-penalties", pagination_class=None)
+    @idempotent
+    def table_penalties(self, request: Request, slug: str) -> Response:
+        tournament = self.get_object()
+        data = parse(TablePenaltyInputSerializer, request)
+        session = tournament.sessions.filter(number=data["session"]).first()
+        if session is None:
+            raise ValidationFailed("No session with this number.", field="session")
+        penalties = services().add_table_penalty(
+            actor=request.user,
+            tournament=tournament,
+            session=session,
+            table_number=data["table"],
+            kind=data["kind"],
+            reason=data["reason"],
+        )
+        return Response(
+            PenaltySerializer(penalties, many=True).data, status=status.HTTP_201_CREATED
+        )
 
     @extend_schema(
         summary="Standings (public); ?format=csv for the CSV file",

@@ -1,7 +1,7 @@
 """Write services for tournaments (see docs/TEAM.md for the conventions)."""
 
 from .csv_import import import_registrations_csv
-from .penalties import add_penalty, cancel_penalty, lateness_points
+from .penalties import add_penalty, add_table_penalty, cancel_penalty, lateness_points
 from .registration import (
     drop_player,
     register_player,
@@ -29,6 +29,7 @@ from .tournament import add_staff, create_tournament, remove_staff, update_tourn
 __all__ = [
     "add_penalty",
     "add_staff",
+    "add_table_penalty",
     "apply_seating_plan",
     "cancel_penalty",
     "close_session",

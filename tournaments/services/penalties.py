@@ -17,7 +17,7 @@ from core.audit import record_audit
 from core.errors import ValidationFailed
 from core.models import Player
 from scoring.engine import Ruleset, load_ruleset
-from tournaments.models import Penalty, Registration, Seat, Session, Tournament
+from tournaments.models import Penalty, Registration, Seat, Session, Table, Tournament
 
 from ._common import enqueue_standings, require_referee, user_or_none
 
@@ -205,12 +205,14 @@ def add_penalty(
     minutes_late: int | float | None = None,
     session: Session | None = None,
     seconds_late: int | None = None,
+    table: Table | None = None,
 ) -> Penalty:
     """A point penalty, deducted from the player's tournament total after uma.
 
     Lateness is given in `minutes_late` and, optionally, `seconds_late` (0-59); it costs
     every started minute (EMA 2025 7.2: 9 minutes 30 seconds is 10,000 points), and the
     penalty keeps the started minutes in `minutes_late` (the exact time is in the audit).
+    `table`: the table a table-wide penalty was given to (add_table_penalty), for the audit.
     """
     require_referee(actor, tournament)
     if not (reason or "").strip():
@@ -273,12 +275,71 @@ def add_penalty(
         after={
             **penalty_snapshot(penalty),
             **({"late": format_lateness(late)} if late is not None else {}),
+            **({"table": table.number} if table is not None else {}),
         },
         reason=reason,
         tournament_id=tournament.pk,
     )
     enqueue_standings(tournament.pk)
     return penalty
+
+
+@transaction.atomic
+def add_table_penalty(
+    *,
+    actor: Any,
+    tournament: Tournament,
+    session: Session,
+    table_number: int,
+    reason: str,
+    kind: str = Penalty.Kind.SCORE_SHEET,
+) -> list[Penalty]:
+    """EMA 2025 7.5: "Any mistake on the score sheet that cannot be fixed from the score sheet
+    itself or from the all-last sheet is subject to a 2,000-point penalty for each of the
+    players": one score-sheet penalty for every player who played at the table, all or none.
+
+    Who played: the game's seats (a substitute who sat in is penalised, the absent player
+    they replaced is not, EMA 2025 7.3); the seating's players while the table has no game.
+    Each player's penalty is an ordinary penalty with its own audit entry ("penalty.add",
+    naming the table), so each can be cancelled on its own.
+    """
+    require_referee(actor, tournament)
+    if kind != Penalty.Kind.SCORE_SHEET:
+        raise ValidationFailed(
+            "Only a score-sheet penalty (EMA 2025 7.5) is given to a whole table.", field="kind"
+        )
+    if session is None or session.tournament_id != tournament.pk:
+        raise ValidationFailed("Say which session of this tournament.", field="session")
+    if isinstance(table_number, bool) or not isinstance(table_number, int):
+        raise ValidationFailed("Give the table number.", field="table")
+    found = Table.objects.filter(session=session, number=table_number).first()
+    if found is None:
+        raise ValidationFailed(
+            f"Session {session.number} has no table {table_number}.", field="table"
+        )
+    from scoring.models import GameSeat
+    from scoring.services import deferred_follow_ups
+
+    players = [
+        gs.player for gs in GameSeat.objects.filter(game__table=found).select_related("player")
+    ] or [s.player for s in Seat.objects.filter(table=found).select_related("player")]
+    if not players:
+        raise ValidationFailed(f"Table {table_number} has no players.", field="table")
+    with deferred_follow_ups():  # one standings update for the table, not one per player
+        penalties = [
+            add_penalty(
+                actor=actor,
+                tournament=tournament,
+                player=player,
+                kind=kind,
+                reason=reason,
+                session=session,
+                table=found,
+            )
+            for player in players
+        ]
+    enqueue_standings(tournament.pk)
+    return penalties
 
 
 @transaction.atomic

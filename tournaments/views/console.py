@@ -37,6 +37,7 @@ from tournaments.forms import (
     StaffForm,
     SubstituteForm,
     SwapSeatsForm,
+    TablePenaltyForm,
     TournamentCreateForm,
     rules_diff,
 )
@@ -870,14 +871,55 @@ def penalties(request: HttpRequest, slug: str) -> HttpResponse:
             if ok:
                 messages.success(request, _("Penalty recorded."))
                 return redirect("tournaments:penalties", slug=slug)
+    return _penalties_page(request, tournament, form, TablePenaltyForm(prefix="table"))
+
+
+def _penalties_page(
+    request: HttpRequest, tournament: Tournament, form: PenaltyForm, table_form: TablePenaltyForm
+) -> HttpResponse:
     rows = tournament.penalties.select_related("player", "session").order_by("-created_at")
-    status = 400 if form.errors else 200
+    status = 400 if form.errors or table_form.errors else 200
     return render(
         request,
         "tournaments/console/penalties.html",
-        {"tournament": tournament, "form": form, "rows": rows},
+        {"tournament": tournament, "form": form, "table_form": table_form, "rows": rows},
         status=status,
     )
+
+
+@login_required
+@require_POST
+def penalty_table(request: HttpRequest, slug: str) -> HttpResponse:
+    """EMA 2025 7.5: a score-sheet penalty for every player of a table at once."""
+    tournament = organiser_tournament(request, slug)
+    form = TablePenaltyForm(request.POST, prefix="table")
+    if form.is_valid():
+        data = form.cleaned_data
+        session = Session.objects.filter(tournament=tournament, number=data["session"]).first()
+        if session is None:
+            form.add_error("session", _("No such session."))
+        else:
+            ok, result = run_service(
+                request,
+                form,
+                services().add_table_penalty,
+                tournament=tournament,
+                session=session,
+                table_number=data["table"],
+                reason=data["reason"],
+            )
+            if ok:
+                messages.success(
+                    request,
+                    ngettext(
+                        "Score-sheet penalty recorded for %(n)d player.",
+                        "Score-sheet penalty recorded for each of the %(n)d players.",
+                        len(result),
+                    )
+                    % {"n": len(result)},
+                )
+                return redirect("tournaments:penalties", slug=slug)
+    return _penalties_page(request, tournament, PenaltyForm(tournament=tournament), form)
 
 
 @login_required
