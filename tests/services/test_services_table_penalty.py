@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from club.audit import audit_for_tournament
-from club.errors import PermissionDenied, ValidationFailed
+from core.audit import audit_for_tournament
+from core.errors import PermissionDenied, ValidationFailed
 from tests.factories import (
     GameFactory,
     PlayerFactory,
