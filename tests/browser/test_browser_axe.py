@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import datetime
 import json
+import os
 import random
 from pathlib import Path
 from typing import Any
@@ -40,8 +41,13 @@ from tournaments.services import register_player as register
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 AXE = Path(__file__).resolve().parent / "vendor" / "axe-core" / "axe.min.js"
+# HANCHAN_AXE_SHOTS=<folder>: a full-page screenshot of each page in each scheme and language.
+SHOTS = Path(os.environ["HANCHAN_AXE_SHOTS"]) if os.environ.get("HANCHAN_AXE_SHOTS") else None
 DESKTOP = {"width": 1280, "height": 800}
 SCHEMES = ("light", "dark")
+# The page background of each scheme (static/css/hanchan.css --paper): dark mode follows
+# prefers-color-scheme, which Playwright's color_scheme sets.
+PAPER = {"light": "rgb(251, 250, 246)", "dark": "rgb(17, 22, 20)"}
 LANGUAGES = ("en", "de")
 NAMES = [
     ("Jonas", "Wagner"),
@@ -164,6 +170,11 @@ def test_key_pages_have_no_axe_violations(
                 response = page.goto(f"{live_server.url}{path}")
                 assert response is not None and response.status == 200, (name, path)
                 assert page.locator("html").get_attribute("lang") == language, name
+                background = page.evaluate("getComputedStyle(document.body).backgroundColor")
+                assert background == PAPER[scheme], (name, scheme, background)
+                if SHOTS:
+                    shot = f"{name.replace(' ', '-')}-{scheme}-{language}.png"
+                    page.screenshot(path=str(SHOTS / shot), full_page=True)
                 views = [(name, _axe(page))]
                 if phone:
                     # The win sections appear once an outcome and a winner are chosen.

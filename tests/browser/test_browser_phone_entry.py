@@ -146,6 +146,8 @@ def test_the_entry_page_with_the_keyboard_and_a_screen_reader(
     page.goto(f"{live_server.url}/games/{game.pk}/entry/")
 
     assert page.locator("h1").count() == 1
+    # Nothing widens the page past the phone (the hands table scrolls inside its box).
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     ids = page.locator("[id]").evaluate_all("els => els.map(e => e.id)")
     assert sorted({i for i in ids if ids.count(i) > 1}) == []
     # Every group of choices is a fieldset named by its legend ("Han - Jonas Wagner").
