@@ -166,6 +166,25 @@ class DropForm(forms.Form):
         field.label_from_instance = lambda r: str(r.player)  # type: ignore[attr-defined]
 
 
+class DisqualifyForm(forms.Form):
+    """EMA 2025 6.12: disqualify a player (cheating, or further repeated obstruction)."""
+
+    registration = forms.ModelChoiceField(
+        queryset=Registration.objects.none(), label=_("Player"), empty_label=None
+    )
+    reason = forms.CharField(max_length=500, label=_("Reason"))
+
+    def __init__(self, *args: Any, tournament: Tournament, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        field = self.fields["registration"]
+        field.queryset = (  # type: ignore[attr-defined]
+            Registration.objects.filter(tournament=tournament, disqualified_at__isnull=True)
+            .select_related("player")
+            .order_by("player__last_name", "player__first_name")
+        )
+        field.label_from_instance = lambda r: str(r.player)  # type: ignore[attr-defined]
+
+
 class CsvImportForm(forms.Form):
     file = forms.FileField(required=False, label=_("CSV file"))
     text = forms.CharField(

@@ -81,6 +81,11 @@ class Registration(models.Model):
     is_substitute = models.BooleanField(default=False)
     dropped_at = models.DateTimeField(null=True, blank=True)
     drop_reason = models.TextField(blank=True)
+    # EMA 2025 6.12: "A player caught cheating will be immediately disqualified"; "Further
+    # repeated obstructive behaviour results in immediate disqualification". A disqualified
+    # player is also dropped (never seated again) and is not ranked (docs/standings.md).
+    disqualified_at = models.DateTimeField(null=True, blank=True)
+    disqualification_reason = models.TextField(blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -237,7 +242,8 @@ class StandingRow(models.Model):
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="standings")
     player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
-    rank = models.PositiveIntegerField(null=True)  # None for substitutes (shown, not ranked)
+    # None for substitutes and disqualified players (shown, not ranked)
+    rank = models.PositiveIntegerField(null=True)
     total = models.IntegerField()  # in points, after uma, oka and penalties
     penalties = models.IntegerField(default=0)
     games = models.PositiveSmallIntegerField(default=0)
@@ -246,6 +252,7 @@ class StandingRow(models.Model):
     tie_break_values = models.JSONField(default=list)
     is_substitute = models.BooleanField(default=False)
     dropped = models.BooleanField(default=False)
+    disqualified = models.BooleanField(default=False)  # EMA 2025 6.12: shown, not ranked
     computed_at = models.DateTimeField(auto_now=True)
 
     class Meta:

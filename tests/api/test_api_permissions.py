@@ -367,6 +367,15 @@ CASES = [
         body=lambda w: {"reason": "ill"},
     ),
     Case(
+        "disqualify player (EMA 2025 6.12)",
+        "post",
+        lambda w: (
+            f"/api/v1/registrations/{w.tournament.registrations.earliest('id').pk}/disqualify/"
+        ),
+        organisers(200),
+        body=lambda w: {"reason": "cheating"},
+    ),
+    Case(
         "request seating plan",
         "post",
         lambda w: f"{T}/seating-plans/",
@@ -581,6 +590,7 @@ def test_every_route_is_in_the_matrix() -> None:
         "tournament-backup",
         "registration-detail",
         "registration-drop",
+        "registration-disqualify",
         "session-detail",
         "session-start",
         "session-close",

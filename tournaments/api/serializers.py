@@ -84,12 +84,44 @@ class RegistrationSerializer(serializers.ModelSerializer):
             "is_substitute",
             "dropped_at",
             "drop_reason",
+            "disqualified_at",
+            "disqualification_reason",
             "created_at",
         ]
+
+    disqualification_reason = serializers.SerializerMethodField(
+        help_text="Why the player was disqualified (EMA 2025 6.12): only for the tournament's "
+        "organisers, else null."
+    )
 
     @extend_schema_field(OpenApiTypes.STR)
     def get_drop_reason(self, registration: Registration) -> str | None:
         return registration.drop_reason if self.context.get("show_drop_reason") else None
+
+    @extend_schema_field(OpenApiTypes.STR)
+    def get_disqualification_reason(self, registration: Registration) -> str | None:
+        if not self.context.get("show_drop_reason"):
+            return None
+        return registration.disqualification_reason
+
+
+class SeatToReplaceSerializer(serializers.Serializer):
+    session = serializers.IntegerField()
+    table = serializers.IntegerField()
+    wind = serializers.IntegerField(help_text="0 East .. 3 North: the seat a substitute takes.")
+    started = serializers.BooleanField(help_text="The session is running: substitute 'during'.")
+
+
+class DisqualificationSerializer(RegistrationSerializer):
+    seats_to_replace = SeatToReplaceSerializer(
+        many=True,
+        read_only=True,
+        help_text="Tables of sessions not closed where the player is still seated: a "
+        "substitute takes each seat (EMA 2025 7.3); a seated session cannot start before.",
+    )
+
+    class Meta(RegistrationSerializer.Meta):
+        fields = [*RegistrationSerializer.Meta.fields, "seats_to_replace"]
 
 
 class SessionSerializer(serializers.ModelSerializer):
@@ -207,6 +239,7 @@ class StandingRowSerializer(serializers.ModelSerializer):
             "tie_break_values",
             "is_substitute",
             "dropped",
+            "disqualified",
             "computed_at",
         ]
 

@@ -62,6 +62,7 @@ from tournaments.standings.selectors import standings_for
 from .serializers import (
     ApplyPlanInputSerializer,
     CsvUploadInputSerializer,
+    DisqualificationSerializer,
     EmaBlockedSerializer,
     EmaValidationSerializer,
     ImportResultSerializer,
@@ -694,6 +695,31 @@ class RegistrationViewSet(_PermissionsByAction, mixins.RetrieveModelMixin, Servi
         registration = result if isinstance(result, Registration) else registration
         registration.refresh_from_db()
         return Response(self.private_view(registration))
+
+    @extend_schema(
+        summary="Disqualify a player (organisers; EMA 2025 6.12)",
+        description="EMA 2025 6.12: cheating, or further repeated obstruction. The player is "
+        "dropped (never seated again) and shown unranked in the standings and left out of the "
+        "EMA file; `seats_to_replace` lists the seats a substitute must take (EMA 2025 7.3). "
+        "Undone by `reinstate`.",
+        request=ReasonInputSerializer,
+        parameters=[IDEMPOTENCY_KEY],
+        responses={200: DisqualificationSerializer, **WRITE_ERRORS},
+    )
+    @action(detail=True, methods=["post"])
+    @idempotent
+    def disqualify(self, request: Request, pk: str) -> Response:
+        from tournaments.services.registration import seats_to_replace
+
+        registration = self.get_object()
+        data = parse(ReasonInputSerializer, request)
+        registration = services().disqualify_player(
+            actor=request.user, registration=registration, reason=data["reason"]
+        )
+        registration.refresh_from_db()
+        return Response(
+            {**self.private_view(registration), "seats_to_replace": seats_to_replace(registration)}
+        )
 
     @extend_schema(
         summary="Take a dropped player back (organisers)",

@@ -3,6 +3,7 @@
 from .csv_import import import_registrations_csv
 from .penalties import add_penalty, add_table_penalty, cancel_penalty, lateness_points
 from .registration import (
+    disqualify_player,
     drop_player,
     register_player,
     reinstate_player,
@@ -35,6 +36,7 @@ __all__ = [
     "close_session",
     "create_sessions",
     "create_tournament",
+    "disqualify_player",
     "drop_player",
     "extend_session",
     "import_registrations_csv",

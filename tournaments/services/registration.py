@@ -30,6 +30,8 @@ def registration_snapshot(r: Registration) -> dict[str, Any]:
         "is_substitute": r.is_substitute,
         "dropped_at": r.dropped_at,
         "drop_reason": r.drop_reason,
+        "disqualified_at": r.disqualified_at,
+        "disqualification_reason": r.disqualification_reason,
     }
 
 
@@ -124,6 +126,98 @@ def drop_player(*, actor: Any, registration: Registration, reason: str) -> Regis
 
 
 @transaction.atomic
+def disqualify_player(*, actor: Any, registration: Registration, reason: str) -> Registration:
+    """Disqualify a player (EMA 2025 6.12: "A player caught cheating will be immediately
+    disqualified"; "Further repeated obstructive behaviour results in immediate
+    disqualification").
+
+    Consequences (docs/standings.md):
+    - Seating: the player is also dropped, so no later session seats them; a session already
+      seated with them cannot start until a substitute takes their seat (EMA 2025 7.3: "a
+      substitute player will take their place", e.g. "due to ... disqualification"); a game
+      in progress continues with a substitute "during" the game (7.3).
+    - Standings: the text does not say how a disqualified player ranks. Chosen: they are
+      shown, marked, with their results so far (and -15,000 points and -15,000 uma for each
+      session a substitute plays for them, 7.3), but not ranked and not in the EMA results
+      file; their opponents' results stand as played.
+    Refused once the results are final or published. Audited ("registration.disqualify");
+    reinstate_player undoes it (an appeal), audited too.
+    """
+    require_organiser(actor, registration.tournament_id)
+    if not (reason or "").strip():
+        raise ValidationFailed("Say why the player is disqualified.", field="reason")
+    registration = (
+        Registration.objects.select_for_update(of=("self",))
+        .select_related("tournament", "player")
+        .get(pk=registration.pk)
+    )
+    tournament = registration.tournament
+    if tournament.status in (Tournament.Status.FINISHED, Tournament.Status.PUBLISHED):
+        raise ValidationFailed(
+            "The results are final: a disqualification changes them. An organiser reopens "
+            "the last session first (with a reason).",
+            field="registration",
+        )
+    if registration.disqualified_at is not None:
+        raise ValidationFailed("The player is already disqualified.", field="registration")
+    before = registration_snapshot(registration)
+    now = timezone.now()
+    registration.disqualified_at = now
+    registration.disqualification_reason = reason.strip()
+    fields = ["disqualified_at", "disqualification_reason"]
+    if registration.dropped_at is None:
+        registration.dropped_at = now
+        registration.drop_reason = reason.strip()
+        fields += ["dropped_at", "drop_reason"]
+    registration.save(update_fields=fields)
+    record_audit(
+        actor=actor,
+        action="registration.disqualify",
+        obj=registration,
+        before=before,
+        after=registration_snapshot(registration),
+        reason=reason,
+        tournament_id=registration.tournament_id,
+    )
+    enqueue_standings(registration.tournament_id)
+    return registration
+
+
+def seats_to_replace(registration: Registration) -> list[dict[str, Any]]:
+    """The tables of sessions not closed where a disqualified or dropped player is still
+    seated and no substitute has taken their seat (EMA 2025 7.3): {"session", "table",
+    "wind", "started"}."""
+    from scoring.models import Game
+    from tournaments.models import Seat, Session
+
+    out = []
+    for seat in (
+        Seat.objects.filter(
+            table__session__tournament_id=registration.tournament_id,
+            player_id=registration.player_id,
+        )
+        .exclude(table__session__status=Session.Status.CLOSED)
+        .select_related("table__session")
+        .order_by("table__session__number")
+    ):
+        game = Game.objects.filter(table_id=seat.table_id).only("substitutes").first()
+        if game is not None and any(
+            int(x.get("seat", -1)) == seat.wind for x in game.substitutes or []
+        ):
+            continue
+        session = seat.table.session
+        out.append(
+            {
+                "session": session.number,
+                "table": seat.table.number,
+                "wind": seat.wind,
+                "started": session.status == Session.Status.RUNNING,
+            }
+        )
+    return out
+
+
+@transaction.atomic
 def reinstate_player(*, actor: Any, registration: Registration, reason: str = "") -> Registration:
     require_organiser(actor, registration.tournament_id)
     registration = Registration.objects.select_for_update().get(pk=registration.pk)
@@ -132,7 +226,12 @@ def reinstate_player(*, actor: Any, registration: Registration, reason: str = ""
     before = registration_snapshot(registration)
     registration.dropped_at = None
     registration.drop_reason = ""
-    registration.save(update_fields=["dropped_at", "drop_reason"])
+    # A disqualification is undone with it (an appeal, EMA 2025 6.12), audited.
+    registration.disqualified_at = None
+    registration.disqualification_reason = ""
+    registration.save(
+        update_fields=["dropped_at", "drop_reason", "disqualified_at", "disqualification_reason"]
+    )
     record_audit(
         actor=actor,
         action="registration.reinstate",

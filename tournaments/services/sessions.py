@@ -166,6 +166,7 @@ def start_session(*, actor: Any, session: Session) -> Session:
             else f"Session {session.number} is already {session.get_status_display().lower()}.",
             field="status",
         )
+    _refuse_disqualified_seats(session)
     before = session_snapshot(session)
     session.status = Session.Status.RUNNING
     session.started_at = timezone.now()
@@ -183,6 +184,28 @@ def start_session(*, actor: Any, session: Session) -> Session:
         tournament_id=session.tournament_id,
     )
     return session
+
+
+def _refuse_disqualified_seats(session: Session) -> None:
+    """EMA 2025 6.12/7.3: a disqualified player plays no more; a substitute takes the seat."""
+    for seat in (
+        Seat.objects.filter(
+            table__session=session, player__registrations__tournament_id=session.tournament_id
+        )
+        .filter(player__registrations__disqualified_at__isnull=False)
+        .select_related("table", "player")
+    ):
+        game = Game.objects.filter(table_id=seat.table_id).only("substitutes").first()
+        if game is not None and any(
+            int(x.get("seat", -1)) == seat.wind for x in game.substitutes or []
+        ):
+            continue
+        raise ValidationFailed(
+            f"{seat.player} is disqualified (EMA 2025 6.12) and seated at table "
+            f"{seat.table.number}: seat a substitute there first (EMA 2025 7.3) or seat the "
+            "session again.",
+            field="tables",
+        )
 
 
 @transaction.atomic

@@ -52,6 +52,7 @@ def standings_csv(tournament: Tournament) -> str:
             *[tie_break_header(t) for t in tie_breaks],
             "Substitute",
             "Dropped",
+            "Disqualified",
         ]
     )
     for row in rows:
@@ -78,6 +79,7 @@ def standings_csv(tournament: Tournament) -> str:
                 *["" if v is None else v for v in row.tie_break_values],
                 "yes" if row.is_substitute else "no",
                 "yes" if row.dropped else "no",
+                "yes" if row.disqualified else "no",  # EMA 2025 6.12: shown, not ranked
             ]
         )
     return out.getvalue()

@@ -60,6 +60,7 @@ def bands(moves: Iterable[tuple[int, int]]) -> list[tuple[int, int]]:
 
 class _Row:
     __slots__ = (
+        "disqualified",
         "dropped",
         "entries",
         "id",
@@ -79,6 +80,7 @@ class _Row:
             self.penalties,
             self.is_substitute,
             self.dropped,
+            self.disqualified,
             per_session,
         ) = values
         self.entries: list[Entry] = _json(per_session)
@@ -152,7 +154,7 @@ def load_rows(cursor: Any, tournament_id: int, players: Iterable[int]) -> dict[i
     marks = ", ".join(["%s"] * len(ids))
     cursor.execute(
         f"SELECT id, player_id, {_q('rank')}, total, penalties, is_substitute, dropped, "
-        f"per_session "
+        f"disqualified, per_session "
         f"FROM {_table(StandingRow)} WHERE tournament_id = %s AND player_id IN ({marks})",
         [tournament_id, *ids],
     )
@@ -170,8 +172,8 @@ def rerank(
     """New ranks of the touched players; shifted ranks and tie-break values of the other rows
     in the moved bands are written here."""
     rankable = {
-        pid: Rankable(pid, aggregates[pid].total, aggregates[pid].keys, not is_sub)
-        for pid, (_entries, is_sub) in touched.items()
+        pid: Rankable(pid, aggregates[pid].total, aggregates[pid].keys, not unranked)
+        for pid, (_entries, unranked) in touched.items()
     }
     ranks = rank_players([r for r in rankable.values() if not r.ranked], tie_breaks, lambda ids: {})
     moving = [pid for pid, r in rankable.items() if r.ranked]

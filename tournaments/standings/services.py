@@ -55,6 +55,7 @@ _ROW_FIELDS = [
     "tie_break_values",
     "is_substitute",
     "dropped",
+    "disqualified",
 ]
 _JSON_FIELDS = {"per_session", "tie_break_values"}
 
@@ -66,6 +67,13 @@ class _Player:
     penalties: int
     is_substitute: bool
     dropped: bool
+    disqualified: bool = False
+
+    @property
+    def ranked(self) -> bool:
+        """Substitutes are shown, not ranked (EMA 2025 7.3); so are disqualified players
+        (EMA 2025 6.12; the text does not say how they rank: docs/standings.md)."""
+        return not self.is_substitute and not self.disqualified
 
     def aggregate(self, players_per_table: int) -> Aggregate:
         return aggregate(
@@ -88,13 +96,13 @@ class _FinishedGame:
 # --- loading -------------------------------------------------------------------------------
 
 
-def _registrations(tournament_id: int) -> dict[int, tuple[bool, bool]]:
-    """player id -> (is_substitute, dropped)."""
+def _registrations(tournament_id: int) -> dict[int, tuple[bool, bool, bool]]:
+    """player id -> (is_substitute, dropped, disqualified)."""
     return {
-        pid: (is_sub, dropped_at is not None)
-        for pid, is_sub, dropped_at in Registration.objects.filter(
+        pid: (is_sub, dropped_at is not None, disqualified_at is not None)
+        for pid, is_sub, dropped_at, disqualified_at in Registration.objects.filter(
             tournament_id=tournament_id
-        ).values_list("player_id", "is_substitute", "dropped_at")
+        ).values_list("player_id", "is_substitute", "dropped_at", "disqualified_at")
     }
 
 
@@ -211,6 +219,7 @@ def _row(tournament_id: int, player: _Player, agg: Aggregate, ranked: Ranked) ->
         tie_break_values=ranked.tie_break_values,
         is_substitute=player.is_substitute,
         dropped=player.dropped,
+        disqualified=player.disqualified,
     )
 
 
@@ -231,8 +240,8 @@ def compute_standings(tournament: Tournament) -> list[StandingRow]:
     def player(pid: int) -> _Player:
         if pid not in players:
             # A player in a game without a registration is shown like a substitute.
-            is_sub, dropped = registrations.get(pid, (True, False))
-            players[pid] = _Player(pid, [], penalties.get(pid, 0), is_sub, dropped)
+            is_sub, dropped, disqualified = registrations.get(pid, (True, False, False))
+            players[pid] = _Player(pid, [], penalties.get(pid, 0), is_sub, dropped, disqualified)
         return players[pid]
 
     for pid in registrations:
@@ -246,7 +255,7 @@ def compute_standings(tournament: Tournament) -> list[StandingRow]:
     aggregates = {pid: p.aggregate(per_table) for pid, p in players.items()}
     ranks = rank_players(
         [
-            Rankable(pid, aggregates[pid].total, aggregates[pid].keys, not p.is_substitute)
+            Rankable(pid, aggregates[pid].total, aggregates[pid].keys, p.ranked)
             for pid, p in players.items()
         ],
         tie_breaks,
@@ -346,7 +355,8 @@ def _update_game(cursor: Any, tournament_id: int, game_id: int) -> None:
         entries = [e for e in row.entries if e["game"] != game_id]
         if pid in new:
             entries.append(new[pid])
-        touched[pid] = (sort_entries(entries), row.is_substitute)
+        # Not ranked: substitutes (EMA 2025 7.3) and disqualified players (6.12).
+        touched[pid] = (sort_entries(entries), row.is_substitute or row.disqualified)
         aggregates[pid] = aggregate(entries, penalties=row.penalties, players_per_table=per_table)
     ranks = incremental.rerank(cursor, tournament_id, tie_breaks, touched, rows, aggregates)
     incremental.write_rows(

@@ -28,6 +28,7 @@ from tournaments.clock import session_clock
 from tournaments.forms import (
     ApplyPlanForm,
     CsvImportForm,
+    DisqualifyForm,
     DropForm,
     PenaltyForm,
     ReasonForm,
@@ -264,6 +265,7 @@ def registrations(request: HttpRequest, slug: str) -> HttpResponse:
     add_form = RegistrationForm(prefix="add")
     import_form = CsvImportForm(prefix="csv")
     drop_form = DropForm(prefix="drop", tournament=tournament)
+    disqualify_form = DisqualifyForm(prefix="dq", tournament=tournament)
     status = 200
     if request.method == "POST":
         action = request.POST.get("action")
@@ -316,6 +318,38 @@ def registrations(request: HttpRequest, slug: str) -> HttpResponse:
                         request, _("%(name)s dropped.") % {"name": registration.player}
                     )
                     return redirect("tournaments:registrations", slug=slug)
+        elif action == "disqualify":
+            disqualify_form = DisqualifyForm(request.POST, prefix="dq", tournament=tournament)
+            if disqualify_form.is_valid():
+                registration = disqualify_form.cleaned_data["registration"]
+                ok, result = run_service(
+                    request,
+                    disqualify_form,
+                    services().disqualify_player,
+                    registration=registration,
+                    reason=disqualify_form.cleaned_data["reason"],
+                )
+                if ok:
+                    from tournaments.services.registration import seats_to_replace
+
+                    messages.success(
+                        request,
+                        _("%(name)s disqualified (EMA 2025 6.12).") % {"name": registration.player},
+                    )
+                    for seat in seats_to_replace(result):
+                        messages.warning(
+                            request,
+                            _(
+                                "%(name)s is still seated in session %(s)s at table %(t)s: a "
+                                "substitute takes the seat (EMA 2025 7.3)."
+                            )
+                            % {
+                                "name": registration.player,
+                                "s": seat["session"],
+                                "t": seat["table"],
+                            },
+                        )
+                    return redirect("tournaments:registrations", slug=slug)
         status = 400
     query = (request.GET.get("q") or "").strip()
     rows = list(
@@ -337,6 +371,7 @@ def registrations(request: HttpRequest, slug: str) -> HttpResponse:
         "add_form": add_form,
         "import_form": import_form,
         "drop_form": drop_form,
+        "disqualify_form": disqualify_form,
     }
     return render(request, "tournaments/console/registrations.html", context, status=status)
 
