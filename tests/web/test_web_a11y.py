@@ -83,3 +83,18 @@ def test_session_links_on_where_do_i_sit_are_tap_targets(
     nav = html[html.index('<nav class="row small session-links"') :]
     nav = nav[: nav.index("</nav>")]
     assert nav.count("<a ") == 2 and 'aria-label="Sessions"' in nav
+
+
+def test_no_template_has_an_empty_table_header() -> None:
+    """A header cell without text names nothing for a screen reader (axe empty-table-header):
+    action columns carry a visually hidden name, an empty corner is a <td>."""
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2] / "templates"
+    empty = re.compile(r"<th(?:\s[^>]*)?>\s*</th>")
+    found = [
+        str(path.relative_to(root))
+        for path in sorted(root.rglob("*.html"))
+        if empty.search(path.read_text(encoding="utf-8"))
+    ]
+    assert found == []
