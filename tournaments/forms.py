@@ -276,6 +276,38 @@ class PenaltyForm(forms.Form):
         return data
 
 
+class StandingsSettingsForm(forms.Form):
+    """The standings' tie-breaks in order and MERS qualification-only (issue 15); the API's
+    PATCH /tournaments/{slug}/ takes the same through the same service."""
+
+    qualification_only = forms.BooleanField(
+        required=False,
+        label=_("Qualification-only championship (MERS +1)"),
+    )
+
+    def __init__(self, *args: Any, tournament: Tournament, **kwargs: Any) -> None:
+        from tournaments.standings.ranking import DEFAULT_TIE_BREAKS, TIE_BREAKS
+        from tournaments.views.public import TIE_BREAK_LABELS
+
+        super().__init__(*args, **kwargs)
+        current = list(tournament.tie_breaks or DEFAULT_TIE_BREAKS)
+        choices = [("", "—"), *((n, TIE_BREAK_LABELS.get(n, n)) for n in TIE_BREAKS)]
+        self.tie_break_names = [f"tie_break_{i}" for i in range(1, len(TIE_BREAKS) + 1)]
+        for i, name in enumerate(self.tie_break_names):
+            self.fields[name] = forms.ChoiceField(
+                choices=choices,
+                required=False,
+                initial=current[i] if i < len(current) else "",
+                label=_("Tie-break %(n)s") % {"n": i + 1},
+            )
+        self.fields["qualification_only"].initial = tournament.qualification_only
+        self.order_fields([*self.tie_break_names, "qualification_only"])
+
+    def tie_breaks(self) -> list[str]:
+        """The chosen tie-breaks in order, gaps closed (repeats are the service's error)."""
+        return [self.cleaned_data[n] for n in self.tie_break_names if self.cleaned_data.get(n)]
+
+
 class TablePenaltyForm(forms.Form):
     """EMA 2025 7.5: a score-sheet mistake that cannot be fixed costs each player of the table
     2,000 points: one penalty per player, given at once."""

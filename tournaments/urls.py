@@ -25,6 +25,11 @@ urlpatterns: list[URLPattern | URLResolver] = [
     # organiser console
     path("<slug:slug>/console/", console.console, name="console"),
     path("<slug:slug>/console/status/", console.tournament_set_status, name="set_status"),
+    path(
+        "<slug:slug>/console/standings-settings/",
+        console.standings_settings,
+        name="standings_settings",
+    ),
     path("<slug:slug>/console/publish/", console.tournament_publish, name="publish"),
     path("<slug:slug>/console/registrations/", console.registrations, name="registrations"),
     path(

@@ -36,6 +36,7 @@ from tournaments.forms import (
     SeatingPlanUploadForm,
     SeatingRequestForm,
     StaffForm,
+    StandingsSettingsForm,
     SubstituteForm,
     SwapSeatsForm,
     TablePenaltyForm,
@@ -156,7 +157,12 @@ def results_ready(tournament: Tournament, sessions: list[Session]) -> bool:
 
 
 @login_required
-def console(request: HttpRequest, slug: str) -> HttpResponse:
+def console(
+    request: HttpRequest,
+    slug: str,
+    settings_form: StandingsSettingsForm | None = None,
+    status: int = 200,
+) -> HttpResponse:
     tournament = organiser_tournament(request, slug)
     sessions = list(tournament.sessions.all())
     context = {
@@ -170,8 +176,31 @@ def console(request: HttpRequest, slug: str) -> HttpResponse:
         "registrations": tournament.registrations.filter(dropped_at__isnull=True).count(),
         "statuses": Tournament.Status.choices,
         "results_ready": results_ready(tournament, sessions),
+        "settings_form": settings_form or StandingsSettingsForm(tournament=tournament),
     }
-    return render(request, "tournaments/console/overview.html", context)
+    return render(request, "tournaments/console/overview.html", context, status=status)
+
+
+@login_required
+@require_POST
+def standings_settings(request: HttpRequest, slug: str) -> HttpResponse:
+    """Tie-breaks and qualification-only from the console (issue 15): the same service as the
+    API's PATCH; the standings and so the EMA report are recomputed."""
+    tournament = organiser_tournament(request, slug)
+    form = StandingsSettingsForm(request.POST, tournament=tournament)
+    if form.is_valid():
+        ok, _result = run_service(
+            request,
+            form,
+            services().update_tournament,
+            tournament=tournament,
+            tie_breaks=form.tie_breaks(),
+            qualification_only=form.cleaned_data["qualification_only"],
+        )
+        if ok:
+            messages.success(request, _("Standings settings saved; the standings are updated."))
+            return redirect("tournaments:console", slug=slug)
+    return console(request, slug, settings_form=form, status=400)
 
 
 @login_required
