@@ -168,7 +168,7 @@ def _player_games(tournament: Tournament, player: Player) -> list[dict[str, Any]
         .select_related("game__table__session")
         .order_by("game__table__session__number")
     )
-    games = []
+    games: list[dict[str, Any]] = []
     for game_seat in seats:
         game: Game = game_seat.game
         summary = game.summary or {}
@@ -205,9 +205,68 @@ def _player_games(tournament: Tournament, player: Player) -> list[dict[str, Any]
                 )
                 if scores
                 else None,
+                # EMA 2025 7.3: sat in for an absent player: shown, not counted.
+                "as_substitute": _replaced_at(game, seat) not in (None, player.pk),
             }
         )
+    games += _substituted_sessions(tournament, player)
+    games.sort(key=lambda g: (g["session"].number if g["session"] else 0, g["game"].pk))
     return games
+
+
+def _replaced_at(game: Game, seat: int) -> int | None:
+    """The player the tournament seated at ``seat`` when a substitute took that seat
+    (EMA 2025 7.3), else None."""
+    if game.table_id is None or not any(
+        int(s.get("seat", -1)) == seat for s in game.substitutes or []
+    ):
+        return None
+    found = Seat.objects.filter(table_id=game.table_id, wind=seat).values_list(
+        "player_id", flat=True
+    )
+    return found[0] if found else None
+
+
+def _substituted_sessions(tournament: Tournament, player: Player) -> list[dict[str, Any]]:
+    """The sessions a substitute played in this player's seat: EMA 2025 7.3, "A player who is
+    substituted will score -15,000 points and -15,000 uma at each session" (the seat's result,
+    as the standings count it), with no place and no hands of their own."""
+    out: list[dict[str, Any]] = []
+    for seat in Seat.objects.filter(
+        player=player, table__session__tournament=tournament
+    ).select_related("table__session"):
+        game = Game.objects.filter(table_id=seat.table_id).first()
+        if game is None:
+            continue
+        sub = next((s for s in game.substitutes or [] if int(s.get("seat", -1)) == seat.wind), None)
+        sitter = game.seats.select_related("player").filter(seat=seat.wind).first()
+        if sub is None or sitter is None or sitter.player_id == player.pk:
+            continue
+        final = (game.summary or {}).get("final") or {}
+        finished = game.status == Game.Status.FINISHED
+        out.append(
+            {
+                "game": game,
+                "session": seat.table.session,
+                "table": seat.table,
+                "seat": seat.wind,
+                "opponents": [
+                    str(s.player)
+                    for s in game.seats.select_related("player")
+                    if s.seat != seat.wind
+                ],
+                "hands": [],
+                "result": final["result"][seat.wind] if finished and final else None,
+                "rank": None,
+                "finished": finished,
+                "chart": None,
+                "substituted": True,
+                "substitute": str(sitter.player),
+                "during": sub.get("from") == "during",
+                "as_substitute": False,
+            }
+        )
+    return out
 
 
 def player_statistics(games: list[dict[str, Any]]) -> dict[str, Any]:
@@ -215,6 +274,8 @@ def player_statistics(games: list[dict[str, Any]]) -> dict[str, Any]:
     hands = wins = deal_ins = riichi = 0
     placements: list[int] = []
     for entry in games:
+        if entry.get("substituted"):
+            continue  # a substitute played these hands (EMA 2025 7.3)
         seat = entry["seat"]
         for stored in entry["game"].hands.all():
             data = stored.data
@@ -246,7 +307,9 @@ def player_page(request: HttpRequest, slug: str, player_id: int) -> HttpResponse
     running: list[int] = [0]
     labels = ["0"]
     for entry in games:
-        if entry["finished"] and entry["result"] is not None:
+        # What the standings count: a substituted session's -30,000 (EMA 2025 7.3) yes, a
+        # game played as a substitute for someone else no.
+        if entry["finished"] and entry["result"] is not None and not entry["as_substitute"]:
             running.append(running[-1] + int(entry["result"]))
             labels.append(f"S{entry['session'].number}" if entry["session"] else "")
     row = StandingRow.objects.filter(tournament=tournament, player=player).first()
