@@ -16,9 +16,13 @@ class TournamentsConfig(AppConfig):
 
     def ready(self) -> None:
         from club.models import Membership
+        from scoring.signals import game_changed
 
         from .models import StaffRole
+        from .standings import receivers
 
+        # Standings follow the games (scoring announces, never imports tournaments: issue 14).
+        game_changed.connect(receivers.game_changed, dispatch_uid="tournaments.standings")
         # A role granted or taken away within a request is seen by that request's next check.
         for model in (StaffRole, Membership):
             post_save.connect(_roles_changed, sender=model)

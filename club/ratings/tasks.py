@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from celery import shared_task
-from django.db import transaction
+
+from core.enqueue import enqueue_after_commit
 
 from . import services
 
@@ -18,5 +19,6 @@ def update_ratings(game_id: int | None = None) -> None:
 
 
 def enqueue_ratings(game_id: int | None = None) -> None:
-    """Queue the ratings update once the current transaction commits."""
-    transaction.on_commit(lambda: update_ratings.delay(game_id))
+    """Queue the ratings update once the current transaction commits. With the broker down the
+    update is lost until the next full `rebuild_ratings` (docs/reliability.md)."""
+    enqueue_after_commit(update_ratings, game_id)

@@ -1,6 +1,5 @@
 """Write services for games and hands (see docs/TEAM.md for the conventions)."""
 
-from ._common import deferred_follow_ups
 from .confirmations import confirm_hand
 from .final_scores import enter_final_scores
 from .games import (
@@ -21,7 +20,6 @@ __all__ = [
     "confirm_hand",
     "correct_hand",
     "create_game",
-    "deferred_follow_ups",
     "delete_last_hand",
     "enter_final_scores",
     "enter_hand",

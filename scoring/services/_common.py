@@ -1,23 +1,17 @@
-"""Shared helpers of the game services: locking, the engine run, snapshots, follow-up tasks."""
+"""Shared helpers of the game services: locking, the engine run, snapshots, announcing changes."""
 
 from __future__ import annotations
 
-import logging
-from collections.abc import Iterator, Mapping, Sequence
-from contextlib import contextmanager
-from contextvars import ContextVar
-from functools import partial
+from collections.abc import Mapping, Sequence
 from typing import Any, TypedDict
 
-from django.db import transaction
 from django.utils import timezone
 
 from core.errors import ConflictError, PermissionDenied, ValidationFailed
 from scoring.engine import RecordError, RulesError, load_ruleset, replay
 from scoring.models import Game
+from scoring.signals import announce_game_changed
 from tournaments.roles import can_edit_game, tournament_id_of_game
-
-log = logging.getLogger(__name__)
 
 RECORD_FORMAT = "riichi-game-record/1"
 
@@ -173,67 +167,14 @@ def run_engine(record: Mapping[str, Any]) -> dict[str, Any]:
         raise engine_error(error) from error
 
 
-# Bulk writers (seed_demo, imports) collect follow-ups here and run each once at the end.
-_deferred: ContextVar[set[tuple[str, int]] | None] = ContextVar("deferred_follow_ups", default=None)
-
-
-@contextmanager
-def deferred_follow_ups() -> Iterator[set[tuple[str, int]]]:
-    """Within this block, no standings/ratings task is enqueued; the yielded set collects
-    ("tournament", id) and ("club_game", id) for the caller to handle once."""
-    collected: set[tuple[str, int]] = set()
-    token = _deferred.set(collected)
-    try:
-        yield collected
-    finally:
-        _deferred.reset(token)
-
-
-def mark_standings_stale(tournament_id: int) -> None:
-    from tournaments.models import Tournament
-
-    Tournament.objects.filter(pk=tournament_id).update(standings_stale=True)
-
-
-def enqueue_follow_ups(game: Game, *, ratings: bool = False) -> None:
-    """After commit: update the tournament's standings (tournament games) and the ratings
-    (finished games, or `ratings=True` when a game stops being finished).
+def announce_change(game: Game, *, ratings: bool = False) -> None:
+    """After commit, tell the upper layers the game changed (scoring.signals.game_changed):
+    the tournament's standings and the ratings follow (their receivers queue the tasks).
 
     Only finished games count in standings and ratings, so a change to a running game (a hand
-    entered, corrected or deleted) has nothing to update and queues nothing.
+    entered, corrected or deleted) changes no results; `ratings=True` when a game stops being
+    finished (reopened), whose results stop counting.
     """
-    rate = ratings or game.status == Game.Status.FINISHED
-    if not rate:
-        return
-    tournament_id = tournament_id_of_game(game)
-    game_id = game.pk
-    deferred = _deferred.get()
-    if deferred is not None:
-        if tournament_id is not None:
-            deferred.add(("tournament", tournament_id))
-        deferred.add(("ratings", game_id))
-        return
-
-    if tournament_id is not None:
-        # With the game id the standings task updates just this game's rows.
-        transaction.on_commit(partial(_queue_standings, tournament_id, game_id))
-    transaction.on_commit(partial(_queue_rating_update, game_id))
-
-
-def _queue_standings(tournament_id: int, game_id: int) -> None:
-    from tournaments.standings.tasks import recompute_standings
-
-    try:
-        recompute_standings.delay(tournament_id, game_id)
-    except Exception:  # a broker outage must not turn a saved hand into an error
-        log.exception("could not queue the standings of tournament %s", tournament_id)
-        mark_standings_stale(tournament_id)
-
-
-def _queue_rating_update(game_id: int) -> None:
-    from club.ratings.tasks import update_ratings
-
-    try:
-        update_ratings.delay(game_id)
-    except Exception:  # lost until the next full rebuild_ratings (see docs/reliability.md)
-        log.exception("could not queue the rating update of game %s", game_id)
+    finished = game.status == Game.Status.FINISHED
+    if finished or ratings:
+        announce_game_changed(game, finished=finished)

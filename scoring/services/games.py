@@ -25,11 +25,11 @@ from tournaments.models import Table
 
 from ._common import (
     RECORD_FORMAT,
+    announce_change,
     audit_scope,
     bump_version,
     check_ruleset,
     engine_error,
-    enqueue_follow_ups,
     lock_game,
     require_editor,
     require_open_session,
@@ -77,7 +77,7 @@ def save_written_game(game: Game, *, fields: Sequence[str] = (), ratings: bool =
     """Re-run the engine, store the summary and the next version (inside the transaction)."""
     game.summary = compute_summary(game)
     bump_version(game, fields=[*fields, "summary"])
-    enqueue_follow_ups(game, ratings=ratings)
+    announce_change(game, ratings=ratings)
 
 
 @transaction.atomic
@@ -554,9 +554,9 @@ def _import_tournament_penalties(
             reason=p.get("reason") or "imported with the game record",
             assigned_by=_user_or_none(actor),
         )
-    from tournaments.services._common import enqueue_standings
+    from tournaments.standings.tasks import enqueue_recompute
 
-    enqueue_standings(session.tournament_id)
+    enqueue_recompute(session.tournament_id)
 
 
 def _penalty_points(penalty: Mapping[str, Any], rules: Ruleset) -> int:

@@ -21,9 +21,9 @@ from scoring.records import game_record, load_stored_game
 from scoring.tiles import Situation, TileError, cross_check, evaluate
 
 from ._common import (
+    announce_change,
     audit_scope,
     bump_version,
-    enqueue_follow_ups,
     keep_loaded,
     lock_game,
     require_editor,
@@ -182,7 +182,7 @@ def enter_hand(
     new.save(force_insert=True)
     game.confirmed = all(h.confirmed for h in stored.hands)
     bump_version(game, fields=["confirmed", "summary"])
-    enqueue_follow_ups(game)
+    announce_change(game)
     record_audit(
         actor=actor,
         action="hand.add",

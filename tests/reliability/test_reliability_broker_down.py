@@ -123,3 +123,50 @@ def test_broker_lost_between_request_and_enqueue_marks_the_plan_failed(
     assert plan.status == SeatingPlan.Status.FAILED  # not "pending" forever
     assert plan.error == NOT_QUEUED
     assert plan_request_audit(event) == ["seating.request", "seating.fail"]
+
+
+def test_penalty_entered_with_broker_down_marks_standings_stale_and_catch_up_repairs_them(
+    event: Event, django_capture_on_commit_callbacks: Callable[..., Any]
+) -> None:
+    """Issue 14.4: a 7,000-point penalty entered while the broker was down was committed, but
+    its standings update was lost and nothing marked the standings stale, so the periodic
+    catch-up never repaired them (the standings showed 1,000 while the database held 8,000).
+    Now every writer queues through core.enqueue: a failed send marks the standings stale.
+    EMA 2025 7.2: penalty points are deducted from the tournament total after uma."""
+    from tournaments.models import StandingRow, Tournament
+    from tournaments.services import add_penalty
+    from tournaments.standings.tasks import rebuild_stale_standings
+
+    tournament, player = event.tournament, event.players[0]
+    with django_capture_on_commit_callbacks(execute=True):  # broker up (eager tasks)
+        add_penalty(
+            actor=event.referee,
+            tournament=tournament,
+            player=player,
+            kind="other",
+            points=1000,
+            reason="mobile phone rang",
+        )
+    row = StandingRow.objects.get(tournament=tournament, player=player)
+    assert row.penalties == 1000
+    assert not Tournament.objects.get(pk=tournament.pk).standings_stale
+
+    with celery_broker(CLOSED_PORT), django_capture_on_commit_callbacks(execute=True):
+        add_penalty(
+            actor=event.referee,
+            tournament=tournament,
+            player=player,
+            kind="other",
+            points=7000,
+            reason="unsporting behaviour",
+        )
+    # Committed, not yet in the standings, and marked so: nothing is lost.
+    assert sum(p.points for p in tournament.penalties.all()) == 8000
+    assert StandingRow.objects.get(tournament=tournament, player=player).penalties == 1000
+    assert Tournament.objects.get(pk=tournament.pk).standings_stale
+
+    # The broker is back: the periodic catch-up rebuilds the stale standings.
+    assert rebuild_stale_standings.delay().get() == 1
+    row = StandingRow.objects.get(tournament=tournament, player=player)
+    assert row.penalties == 8000
+    assert not Tournament.objects.get(pk=tournament.pk).standings_stale

@@ -18,8 +18,9 @@ from core.errors import ValidationFailed
 from core.models import Player
 from scoring.engine import Ruleset, load_ruleset
 from tournaments.models import Penalty, Registration, Seat, Session, Table, Tournament
+from tournaments.standings.tasks import enqueue_recompute
 
-from ._common import enqueue_standings, require_referee, user_or_none
+from ._common import require_referee, user_or_none
 
 # EMA 2025 6.12: obstruction is 8,000 or 12,000, or 12,000 to 48,000 in serious cases.
 OBSTRUCTION_MIN, OBSTRUCTION_SERIOUS, OBSTRUCTION_MAX = 8000, 12000, 48000
@@ -280,7 +281,7 @@ def add_penalty(
         reason=reason,
         tournament_id=tournament.pk,
     )
-    enqueue_standings(tournament.pk)
+    enqueue_recompute(tournament.pk)
     return penalty
 
 
@@ -370,5 +371,5 @@ def cancel_penalty(*, actor: Any, penalty: Penalty, reason: str) -> Penalty:
         reason=reason,
         tournament_id=penalty.tournament_id,
     )
-    enqueue_standings(penalty.tournament_id)
+    enqueue_recompute(penalty.tournament_id)
     return penalty

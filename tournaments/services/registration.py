@@ -12,8 +12,9 @@ from core.audit import record_audit
 from core.errors import ValidationFailed
 from core.models import Player
 from tournaments.models import Registration, Tournament
+from tournaments.standings.tasks import enqueue_recompute
 
-from ._common import enqueue_standings, require_organiser
+from ._common import require_organiser
 
 CLUB_NAME_MAX = Registration._meta.get_field("club_name").max_length or 200
 
@@ -121,7 +122,7 @@ def drop_player(*, actor: Any, registration: Registration, reason: str) -> Regis
         reason=reason,
         tournament_id=registration.tournament_id,
     )
-    enqueue_standings(registration.tournament_id)
+    enqueue_recompute(registration.tournament_id)
     return registration
 
 
@@ -241,7 +242,7 @@ def reinstate_player(*, actor: Any, registration: Registration, reason: str = ""
         reason=reason,
         tournament_id=registration.tournament_id,
     )
-    enqueue_standings(registration.tournament_id)
+    enqueue_recompute(registration.tournament_id)
     return registration
 
 
@@ -330,5 +331,5 @@ def update_registration(*, actor: Any, registration: Registration, **changes: An
         {registration.tournament_id}
         | set(StandingRow.objects.filter(player=player).values_list("tournament_id", flat=True))
     )
-    enqueue_standings(registration.tournament_id)
+    enqueue_recompute(registration.tournament_id)
     return registration

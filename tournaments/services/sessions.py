@@ -14,8 +14,9 @@ from core.models import Player
 from scoring.engine import load_ruleset
 from scoring.models import Game, Hand
 from tournaments.models import Registration, Seat, Session, Table, Tournament
+from tournaments.standings.tasks import enqueue_recompute
 
-from ._common import enqueue_standings, require_organiser
+from ._common import require_organiser
 
 
 def session_snapshot(session: Session) -> dict[str, Any]:
@@ -249,7 +250,7 @@ def close_session(*, actor: Any, session: Session) -> Session:
         after=session_snapshot(session),
         tournament_id=session.tournament_id,
     )
-    enqueue_standings(session.tournament_id)
+    enqueue_recompute(session.tournament_id)
     return session
 
 
@@ -287,7 +288,7 @@ def reopen_session(*, actor: Any, session: Session, reason: str) -> Session:
         reason=reason,
         tournament_id=session.tournament_id,
     )
-    enqueue_standings(session.tournament_id)
+    enqueue_recompute(session.tournament_id)
     return session
 
 

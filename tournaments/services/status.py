@@ -11,8 +11,9 @@ from core.audit import record_audit
 from core.errors import ValidationFailed
 from scoring.models import Game
 from tournaments.models import Session, Tournament
+from tournaments.standings.tasks import enqueue_recompute
 
-from ._common import enqueue_standings, require_organiser
+from ._common import require_organiser
 
 S = Tournament.Status
 ALLOWED = {
@@ -72,7 +73,7 @@ def set_status(*, actor: Any, tournament: Tournament, status: str, reason: str =
         reason=reason,
         tournament_id=tournament.pk,
     )
-    enqueue_standings(tournament.pk)
+    enqueue_recompute(tournament.pk)
     return tournament
 
 

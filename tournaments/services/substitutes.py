@@ -22,8 +22,9 @@ from scoring.models import Game, GameSeat
 from scoring.services._common import audit_scope, lock_game, require_open_session
 from scoring.services.games import game_snapshot, save_written_game
 from tournaments.models import Penalty, Registration
+from tournaments.standings.tasks import enqueue_recompute
 
-from ._common import enqueue_standings, require_referee, user_or_none
+from ._common import require_referee, user_or_none
 from .penalties import penalty_snapshot
 
 WHEN = ("start", "during")
@@ -111,7 +112,7 @@ def substitute_player(
             reason=late.cancel_reason,
             tournament_id=tournament.pk,
         )
-    enqueue_standings(tournament.pk)  # the substitute appears in the standings: full rebuild
+    enqueue_recompute(tournament.pk)  # the substitute appears in the standings: full rebuild
     record_audit(
         actor=actor,
         action="game.substitute",

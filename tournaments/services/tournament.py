@@ -14,8 +14,9 @@ from club.services.validation import check_rules, parse_date
 from core.audit import record_audit
 from core.errors import PermissionDenied, ValidationFailed
 from tournaments.models import StaffRole, Tournament
+from tournaments.standings.tasks import enqueue_recompute
 
-from ._common import enqueue_standings, require_organiser, user_or_none
+from ._common import require_organiser, user_or_none
 
 
 def tournament_snapshot(t: Tournament) -> dict[str, Any]:
@@ -237,7 +238,7 @@ def update_tournament(*, actor: Any, tournament: Tournament, **changes: Any) -> 
     tournament.save()
     if any(k in changes for k in ("tie_breaks", "qualification_only", "ruleset", "rule_overrides")):
         # Issue 15: the standings (ranks, tie-break values) and the EMA report follow at once.
-        enqueue_standings(tournament.pk)
+        enqueue_recompute(tournament.pk)
     record_audit(
         actor=actor,
         action="tournament.update",

@@ -1,10 +1,12 @@
-"""Celery task recomputing standings; services enqueue it on commit via ``enqueue_recompute``."""
+"""Celery tasks recomputing standings; writers queue them with ``enqueue_recompute``."""
 
 from __future__ import annotations
 
-from celery import shared_task
-from django.db import transaction
+from functools import partial
 
+from celery import shared_task
+
+from core.enqueue import enqueue_after_commit
 from tournaments.models import Tournament
 
 from . import services
@@ -34,10 +36,22 @@ def rebuild_stale_standings() -> int:
     return len(stale)
 
 
+def mark_standings_stale(tournament_id: int) -> None:
+    """The standings missed an update (the broker was down): the next recompute rebuilds them
+    whole, and `rebuild_stale_standings` (periodic) does so even if nothing else changes."""
+    Tournament.objects.filter(pk=tournament_id).update(standings_stale=True)
+
+
 def enqueue_recompute(tournament_id: int, game_id: int | None = None) -> None:
     """Queue the recompute once the current transaction commits (at once outside one).
 
     Pass ``game_id`` when only that game changed; omit it after penalties, registrations,
-    substitutions or tie-break settings changed.
+    substitutions, sessions or tie-break settings changed. With the broker down the standings
+    are marked stale, so the periodic catch-up repairs them (core.enqueue).
     """
-    transaction.on_commit(lambda: recompute_standings.delay(tournament_id, game_id))
+    enqueue_after_commit(
+        recompute_standings,
+        tournament_id,
+        game_id,
+        on_failure=partial(mark_standings_stale, tournament_id),
+    )

@@ -15,6 +15,8 @@ from django.core.management.base import BaseCommand
 from django.db import transaction
 
 from club.models import Club
+from club.ratings.services import rebuild_ratings
+from club.ratings.tasks import update_ratings
 from club.services import (
     add_member,
     create_club,
@@ -22,13 +24,13 @@ from club.services import (
     create_league,
     register_player,
 )
+from core.enqueue import deferred_tasks
 from core.models import Player
 from scoring.engine import RecordError, preview_hand
 from scoring.models import Game
 from scoring.services import (
     add_hand,
     create_game,
-    deferred_follow_ups,
     finalize_game,
     game_record,
 )
@@ -43,6 +45,8 @@ from tournaments.services import (
     start_session,
 )
 from tournaments.services import register_player as register_for_tournament
+from tournaments.standings.services import recompute_standings
+from tournaments.standings.tasks import recompute_standings as recompute_standings_task
 
 DEMO_PASSWORD = "hanchan-demo"  # printed by `make run`; demo data only
 DEMO_USERS = {
@@ -162,7 +166,7 @@ class Command(BaseCommand):
     help = "Create demo logins and demo data (idempotent)."
 
     def handle(self, *args: Any, **options: Any) -> None:
-        with deferred_follow_ups() as follow_ups, transaction.atomic():
+        with deferred_tasks() as follow_ups, transaction.atomic():
             users = self._users()
             players = self._players(users["player"])
             if not Club.objects.filter(slug=CLUB_SLUG).exists():
@@ -290,17 +294,12 @@ class Command(BaseCommand):
             )
         return [s for s in tournament.sessions.order_by("number")]
 
-    def _run_follow_ups(self, follow_ups: set[tuple[str, int]]) -> None:
-        for kind, pk in sorted(follow_ups):
-            if kind == "tournament":
-                try:
-                    from tournaments.standings.services import recompute_standings
-                except ImportError:
-                    continue
-                recompute_standings(tournament_id=pk)
-        if any(kind == "ratings" for kind, _ in follow_ups):
-            try:
-                from club.ratings.services import rebuild_ratings
-            except ImportError:
-                return
+    def _run_follow_ups(self, follow_ups: set[tuple[str, tuple[Any, ...]]]) -> None:
+        """The tasks the demo's writes asked for, each run once here (core.enqueue)."""
+        tournaments = {
+            args[0] for name, args in follow_ups if name == recompute_standings_task.name
+        }
+        for tournament_id in sorted(tournaments):
+            recompute_standings(tournament_id=tournament_id)
+        if any(name == update_ratings.name for name, _ in follow_ups):
             rebuild_ratings()
