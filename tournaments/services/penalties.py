@@ -14,6 +14,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from core.audit import record_audit
+from core.enqueue import deferred_tasks
 from core.errors import ValidationFailed
 from core.models import Player
 from scoring.engine import Ruleset, load_ruleset
@@ -319,14 +320,13 @@ def add_table_penalty(
             f"Session {session.number} has no table {table_number}.", field="table"
         )
     from scoring.models import GameSeat
-    from scoring.services import deferred_follow_ups
 
     players = [
         gs.player for gs in GameSeat.objects.filter(game__table=found).select_related("player")
     ] or [s.player for s in Seat.objects.filter(table=found).select_related("player")]
     if not players:
         raise ValidationFailed(f"Table {table_number} has no players.", field="table")
-    with deferred_follow_ups():  # one standings update for the table, not one per player
+    with deferred_tasks():  # one standings update for the table, not one per player
         penalties = [
             add_penalty(
                 actor=actor,
@@ -339,7 +339,7 @@ def add_table_penalty(
             )
             for player in players
         ]
-    enqueue_standings(tournament.pk)
+    enqueue_recompute(tournament.pk)
     return penalties
 
 

@@ -180,7 +180,7 @@ def disqualify_player(*, actor: Any, registration: Registration, reason: str) ->
         reason=reason,
         tournament_id=registration.tournament_id,
     )
-    enqueue_standings(registration.tournament_id)
+    enqueue_recompute(registration.tournament_id)
     return registration
 
 
