@@ -45,6 +45,7 @@ lint: install
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	HANCHAN_TESTING=1 $(BIN)/mypy .
+	$(BIN)/lint-imports
 
 bench: install
 	HANCHAN_TESTING=1 $(BIN)/python bench/engine.py
