@@ -9,6 +9,7 @@ import os
 from pathlib import Path
 
 import dj_database_url
+from csp.constants import NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -60,6 +61,8 @@ INSTALLED_APPS = [
     "rest_framework",
     "rest_framework.authtoken",
     "drf_spectacular",
+    "drf_spectacular_sidecar",
+    "csp",
     "django_filters",
     "django_htmx",
     "axes",
@@ -72,6 +75,9 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # Content-Security-Policy on every response, refusals by later middleware included
+    # (issue 16; the policy is below).
+    "csp.middleware.CSPMiddleware",
     # Before anything reads the body: an oversized request is refused unread (issue 16.8).
     "core.limits.RequestSizeLimitMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
@@ -223,6 +229,10 @@ SPECTACULAR_SETTINGS = {
     "DESCRIPTION": "Riichi mahjong clubs and tournaments: players, seating, hands, standings.",
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
+    # Swagger UI's files from the drf-spectacular-sidecar package, served as our static files.
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
 }
 
 # Celery: with no broker configured, tasks run in-process so the default start needs nothing.
@@ -284,6 +294,26 @@ SECURE_HSTS_INCLUDE_SUBDOMAINS = not DEBUG and not TESTING
 SECURE_HSTS_PRELOAD = not DEBUG and not TESTING
 SECURE_CONTENT_TYPE_NOSNIFF = True
 X_FRAME_OPTIONS = "DENY"
+
+# Content-Security-Policy (django-csp; issue 16, docs/security.md): everything from this site
+# only, no inline script or style, no eval, no plugins, no framing. Pages keep their scripts in
+# static/js and their styles in static/css; images may also be data: URLs (Swagger UI's icons).
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF],
+        "style-src": [SELF],
+        "img-src": [SELF, "data:"],
+        "font-src": [SELF],
+        "connect-src": [SELF],
+        "worker-src": [SELF],
+        "manifest-src": [SELF],
+        "object-src": [NONE],
+        "base-uri": [SELF],
+        "form-action": [SELF],
+        "frame-ancestors": [NONE],
+    },
+}
 
 LOGGING = {
     "version": 1,

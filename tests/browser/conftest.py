@@ -1,6 +1,12 @@
 """Playwright against pytest-django's live_server, driving Debian's Chromium.
 
 A missing /usr/bin/chromium is a failure with a clear message, never a skip: CI installs it.
+
+Every browser test records the console of every page it opens, and fails when the
+Content-Security-Policy refused anything (issue 16): an inline script or style, eval, a file
+from another site. The browser says so on the console ("... violates the following Content
+Security Policy directive ..."), and a `securitypolicyviolation` listener, added by Playwright
+outside the page's policy, reports each violation there too.
 """
 
 from __future__ import annotations
@@ -44,6 +50,61 @@ def chromium() -> Iterator[Any]:
         )
         yield browser
         browser.close()
+
+
+# Added to every page by Playwright (not subject to the page's policy): each refusal is logged.
+REPORT_CSP_VIOLATIONS = """
+document.addEventListener("securitypolicyviolation", function (e) {
+  console.error("CSP violation: " + e.violatedDirective + " blocked " + (e.blockedURI || "inline")
+    + " at " + e.sourceFile + ":" + e.lineNumber + " on " + document.location.pathname);
+});
+"""
+
+
+def is_csp_violation(text: str) -> bool:
+    return "Content Security Policy" in text or text.startswith("CSP violation")
+
+
+class ConsoleLog:
+    """The console messages of every page of every context the test opened."""
+
+    def __init__(self) -> None:
+        self.messages: list[str] = []
+
+    def watch(self, context: Any) -> Any:
+        context.add_init_script(REPORT_CSP_VIOLATIONS)
+        context.on("console", lambda message: self.messages.append(message.text))
+        return context
+
+    def csp_violations(self) -> list[str]:
+        return [m for m in self.messages if is_csp_violation(m)]
+
+
+@pytest.fixture(autouse=True)
+def console_log(chromium: Any, monkeypatch: pytest.MonkeyPatch) -> Iterator[ConsoleLog]:
+    """Watches every context the test opens (`chromium.new_context`, `chromium.new_page`) and
+    fails the test on a CSP violation on any of its pages."""
+    log = ConsoleLog()
+    new_context = chromium.new_context
+
+    def watched_context(*args: Any, **kwargs: Any) -> Any:
+        return log.watch(new_context(*args, **kwargs))
+
+    def watched_page(*args: Any, **kwargs: Any) -> Any:
+        return watched_context(*args, **kwargs).new_page()
+
+    browser_type = chromium.browser_type
+    launch_persistent = browser_type.launch_persistent_context
+
+    def watched_persistent(*args: Any, **kwargs: Any) -> Any:
+        return log.watch(launch_persistent(*args, **kwargs))
+
+    monkeypatch.setattr(chromium, "new_context", watched_context)
+    monkeypatch.setattr(chromium, "new_page", watched_page)
+    monkeypatch.setattr(browser_type, "launch_persistent_context", watched_persistent)
+    yield log
+    violations = log.csp_violations()
+    assert violations == [], "Content-Security-Policy violations:\n" + "\n".join(violations)
 
 
 @pytest.fixture

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 PHONE = {"width": 390, "height": 844}
@@ -20,3 +21,20 @@ def logged_in_page(chromium: Any, live_server: Any, user: Any, *, viewport: dict
         [{"name": settings.SESSION_COOKIE_NAME, "value": cookie.value, "url": live_server.url}]
     )
     return context.new_page()
+
+
+def wait_until(page: Any, expression: str, *, timeout: float = 15.0) -> Any:
+    """Poll `expression` (JavaScript) in the page until it is truthy, and return its value.
+
+    Not `page.wait_for_function`: Playwright runs that predicate through `new Function`, which
+    the Content-Security-Policy (no 'unsafe-eval', issue 16) refuses. `page.evaluate` is sent
+    through the DevTools protocol, outside the page's policy.
+    """
+    deadline = time.monotonic() + timeout
+    while True:
+        value = page.evaluate(expression)
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            raise AssertionError(f"still false after {timeout} s: {expression}")
+        page.wait_for_timeout(50)

@@ -18,7 +18,7 @@ import pytest
 from core.models import IdempotencyRecord
 from scoring.models import Game
 from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS
-from tests.browser.pages import PHONE, logged_in_page
+from tests.browser.pages import PHONE, logged_in_page, wait_until
 from tests.factories import (
     GameFactory,
     PlayerFactory,
@@ -73,7 +73,7 @@ def open_entry_online(page: Any, live_server: Any, game: Any) -> None:
     page.goto(f"{live_server.url}/games/referee/")
     assert page.evaluate("navigator.serviceWorker.ready.then(() => true)")  # installed
     page.goto(f"{live_server.url}/games/{game.pk}/entry/")
-    page.wait_for_function("navigator.serviceWorker.controller !== null")
+    wait_until(page, "navigator.serviceWorker.controller !== null")
     page.wait_for_selector("#net-status[data-state='online']")
 
 
@@ -398,7 +398,7 @@ def test_the_table_list_keeps_its_tables_for_offline_use(chromium: Any, live_ser
     game, referee = _table()
     page = logged_in_page(chromium, live_server, referee, viewport=PHONE)
     page.goto(f"{live_server.url}/games/referee/")
-    page.wait_for_function("navigator.serviceWorker.controller !== null")
+    wait_until(page, "navigator.serviceWorker.controller !== null")
     entry = f"{live_server.url}/games/{game.pk}/entry/"
     # The worker fetched and kept the entry page (versioned cache names).
     assert page.evaluate(
@@ -524,9 +524,17 @@ def test_the_worker_sends_the_queue_with_the_page_closed(chromium: Any, live_ser
         lambda event: registrations.extend(event["registrations"]),
     )
     cdp.send("ServiceWorker.enable")
-    other.wait_for_function("true")  # let the protocol events arrive
     scope = f"{live_server.url}/games/"
-    registration = next(r for r in registrations if r["scopeURL"] == scope and not r["isDeleted"])
+
+    def live_registration() -> dict[str, Any] | None:
+        found = (r for r in registrations if r["scopeURL"] == scope and not r["isDeleted"])
+        return next(found, None)
+
+    deadline = time.monotonic() + 10
+    while live_registration() is None and time.monotonic() < deadline:
+        other.wait_for_timeout(50)  # let the protocol events arrive
+    registration = live_registration()
+    assert registration is not None
     cdp.send(
         "ServiceWorker.dispatchSyncEvent",
         {

@@ -15,10 +15,12 @@ from __future__ import annotations
 
 import datetime
 import os
+import re
 from pathlib import Path
 from typing import Any
 
 import pytest
+from playwright.sync_api import expect
 
 from scoring.models import Game
 from tests.browser.pages import PHONE, logged_in_page
@@ -145,9 +147,7 @@ def test_a_whole_tournament_day_through_the_pages(chromium: Any, live_server: An
     shot(page, "05-session-running")
     hall = chromium.new_context(viewport=DESKTOP).new_page()
     hall.goto(f"{base}/t/hall-open/clock/")
-    hall.wait_for_function(
-        "/^\\d+:\\d\\d$/.test(document.getElementById('hall-countdown').textContent)"
-    )
+    expect(hall.locator("#hall-countdown")).to_have_text(re.compile(r"^\d+:\d\d$"))
     shot(hall, "06-hall-clock", full_page=False)
 
     # 6. The referee enters table 1 on a phone: eight rons, a chombo, then corrects hand 1.

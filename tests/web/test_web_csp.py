@@ -1,0 +1,99 @@
+"""Issue 16 (finding 6): the Content-Security-Policy header on every response, and templates
+that need no exception to it (no inline script, event handler or style attribute).
+
+The browser tests (tests/browser/test_browser_csp.py and the console recorder every browser
+test has) check that Chromium refuses nothing; these check the header itself and keep inline
+code from coming back into a template.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from django.conf import settings
+from django.test import Client
+
+pytestmark = pytest.mark.django_db
+
+TEMPLATES = Path(settings.BASE_DIR) / "templates"
+# PDFs are drawn by WeasyPrint on the server, never shown by a browser: their styles may stay.
+BROWSER_TEMPLATES = [p for p in TEMPLATES.rglob("*.html") if "pdf" not in p.parts]
+
+POLICY = {
+    "default-src": "'self'",
+    "script-src": "'self'",
+    "style-src": "'self'",
+    "object-src": "'none'",
+    "frame-ancestors": "'none'",
+    "base-uri": "'self'",
+}
+
+
+def _directives(header: str) -> dict[str, str]:
+    parts = (d.strip().split(None, 1) for d in header.split(";") if d.strip())
+    return {p[0]: (p[1] if len(p) > 1 else "") for p in parts}
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/",
+        "/t/",
+        "/t/no-such-tournament/",  # a 404 page
+        "/accounts/login/",
+        "/api/docs/",
+        "/api/schema/",
+        "/api/v1/tournaments/",
+        "/games/sw.js",  # the service worker runs under its own response's policy
+        "/games/offline/",
+        "/admin/login/",
+        "/health/",
+    ],
+)
+def test_every_response_carries_the_policy(client: Client, path: str) -> None:
+    response = client.get(path)
+    header = response.get("Content-Security-Policy", "")
+    assert header, f"{path}: {response.status_code} without a policy"
+    directives = _directives(header)
+    for name, value in POLICY.items():
+        assert directives.get(name) == value, (path, name, header)
+    assert "unsafe-inline" not in header and "unsafe-eval" not in header
+
+
+def test_a_refused_oversized_request_carries_the_policy(client: Client, settings: Any) -> None:
+    """Answers of middleware that stops a request early (413) are pages too."""
+    response = client.generic(
+        "POST",
+        "/accounts/login/",
+        b"x",
+        "application/x-www-form-urlencoded",
+        CONTENT_LENGTH=str(settings.MAX_REQUEST_BODY_BYTES + 1),
+    )
+    assert response.status_code == 413
+    assert "default-src 'self'" in response["Content-Security-Policy"]
+
+
+def test_the_api_docs_page_loads_swagger_ui_from_our_static_files(client: Client) -> None:
+    html = client.get("/api/docs/").content.decode()
+    sources = re.findall(r'(?:src|href)="([^"]+)"', html)
+    assert any(s.endswith("swagger-ui-bundle.js") for s in sources)
+    assert all(s.startswith(("/static/", "/api/")) for s in sources), sources
+    assert "cdn" not in html.lower() and "<script>" not in html and "<style" not in html
+
+
+@pytest.mark.parametrize("template", BROWSER_TEMPLATES, ids=lambda p: str(p.relative_to(TEMPLATES)))
+def test_no_template_needs_unsafe_inline(template: Path) -> None:
+    text = template.read_text()
+    inline_scripts = [
+        tag
+        for tag in re.findall(r"<script\b[^>]*>", text)
+        if "src=" not in tag and 'type="application/json"' not in tag
+    ]
+    assert inline_scripts == []
+    assert re.findall(r"\son[a-z]+\s*=", text) == []  # onclick="..." and the like
+    assert re.findall(r"\sstyle\s*=", text) == []
+    assert "<style" not in text
+    assert "hx-on" not in text and "js:" not in text  # htmx attributes that eval
