@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from playwright.sync_api import Error as PlaywrightError
 
 from core.models import IdempotencyRecord
 from scoring.models import Game
@@ -385,7 +386,13 @@ def test_a_confirm_that_fails_on_a_dead_connection_is_kept_and_sent_once(
         add_hand(actor=referee, game=game, hand=ron(1, 2, 2), expected_version=0)
 
     page.context.set_offline(False)
-    page.evaluate("window.dispatchEvent(new Event('online'))")
+    try:
+        page.evaluate("window.dispatchEvent(new Event('online'))")
+    except PlaywrightError as error:
+        # Chromium's own "online" event may have sent the queue and reloaded the page first
+        # (static/js/offline.js): then there is no page left to tell. (Flaky before: 1 in 4.)
+        if "Execution context was destroyed" not in str(error):
+            raise
     page.wait_for_selector("#net-status[data-state='online'][data-queued='0']")
     game.refresh_from_db()
     assert [h.data for h in game.hands.order_by("number")] == [ron(1, 2, 2)]
