@@ -10,8 +10,8 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 app = Celery("hanchan")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
-# Task modules inside sub-packages (standings, ratings) beside their services.
-app.autodiscover_tasks(["tournaments.standings", "club.ratings"])
+# Task modules inside sub-packages (services, standings, ratings) beside their services.
+app.autodiscover_tasks(["tournaments.services", "tournaments.standings", "club.ratings"])
 
 
 class WorkerHeartbeat(bootsteps.StartStopStep):

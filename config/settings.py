@@ -71,6 +71,8 @@ INSTALLED_APPS = [
     "club",
     "tournaments",
     "scoring",
+    # `manage.py seed_demo`: above club and tournaments, it uses both.
+    "demo",
 ]
 
 MIDDLEWARE = [

@@ -16,7 +16,7 @@ from django.db.models import Q, QuerySet
 from core.roles import is_site_admin
 from scoring.models import Game
 from tournaments import roles
-from tournaments.models import Session, Table, Tournament
+from tournaments.models import Registration, Session, Table, Tournament
 
 HIDDEN = (Tournament.Status.DRAFT,)
 
@@ -83,3 +83,20 @@ def _has_game(table: Table) -> bool:
     except Game.DoesNotExist:
         return False
     return True
+
+
+def active_registrations(tournament: Tournament | int) -> list[Registration]:
+    """Players still in the tournament, in a stable order (plans index into this list)."""
+    tid = tournament if isinstance(tournament, int) else tournament.pk
+    return list(
+        Registration.objects.filter(tournament_id=tid, dropped_at__isnull=True)
+        .select_related("player")
+        .order_by("id")
+    )
+
+
+def table_size(tournament: Tournament) -> int:
+    """Seats per table under the tournament's rules (3 for WDMC 2019 section 5)."""
+    from scoring.engine import load_ruleset
+
+    return load_ruleset(tournament.ruleset, tournament.rule_overrides or None).players

@@ -22,8 +22,8 @@ import pytest
 from django.conf import settings
 from django.test import Client
 
-from club.management.commands.seed_demo import play_game
 from club.services import register_player as new_player
+from demo.management.commands.seed_demo import play_game
 from scoring.models import Game
 from scoring.services import add_hand
 from tests.browser.pages import PHONE

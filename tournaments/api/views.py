@@ -7,9 +7,7 @@ tournaments.roles). POSTs honour `Idempotency-Key`.
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Iterable
-from types import ModuleType
 
 import django_filters
 from django.db.models import QuerySet
@@ -43,7 +41,7 @@ from core.api.permissions import IsAuthenticatedForWrites
 from core.errors import ValidationFailed
 from core.idempotency import idempotent
 from scoring.api.serializers import AuditEntrySerializer
-from tournaments import roles
+from tournaments import roles, services
 from tournaments.backup import export_tournament
 from tournaments.ema import mers
 from tournaments.ema.export import ExportBlocked, ema_csv, ema_xlsx, validate_for_export
@@ -145,11 +143,6 @@ RANKING_PREVIEW_PUBLIC = (
 )
 
 
-def services() -> ModuleType:
-    """tournaments.services, imported when first used (the API loads even while it grows)."""
-    return importlib.import_module("tournaments.services")
-
-
 class _PermissionsByAction:
     """`action_permissions` maps an action to its permission classes (default: the class's)."""
 
@@ -216,7 +209,7 @@ class TournamentViewSet(
     @idempotent
     def create(self, request: Request) -> Response:
         data = parse(TournamentInputSerializer, request)
-        tournament = services().create_tournament(actor=request.user, **data)
+        tournament = services.create_tournament(actor=request.user, **data)
         return Response(TournamentSerializer(tournament).data, status=status.HTTP_201_CREATED)
 
     @extend_schema(
@@ -228,7 +221,7 @@ class TournamentViewSet(
     def partial_update(self, request: Request, slug: str) -> Response:
         tournament = self.get_object()
         data = parse(TournamentSettingsInputSerializer, request)
-        tournament = services().update_tournament(actor=request.user, tournament=tournament, **data)
+        tournament = services.update_tournament(actor=request.user, tournament=tournament, **data)
         return Response(TournamentSerializer(tournament).data)
 
     @extend_schema(
@@ -242,7 +235,7 @@ class TournamentViewSet(
     def set_status(self, request: Request, slug: str) -> Response:
         tournament = self.get_object()
         data = parse(StatusInputSerializer, request)
-        tournament = services().set_status(
+        tournament = services.set_status(
             actor=request.user,
             tournament=tournament,
             status=data["status"],
@@ -260,7 +253,7 @@ class TournamentViewSet(
     @idempotent
     def publish(self, request: Request, slug: str) -> Response:
         tournament = self.get_object()
-        tournament = services().publish_results(actor=request.user, tournament=tournament)
+        tournament = services.publish_results(actor=request.user, tournament=tournament)
         return Response(TournamentSerializer(tournament).data)
 
     @extend_schema(
@@ -283,7 +276,7 @@ class TournamentViewSet(
             staff = tournament.staff.select_related("user").order_by("role", "user__username")
             return Response(StaffRoleSerializer(staff, many=True).data)
         data = parse(StaffInputSerializer, request)
-        role = services().add_staff(
+        role = services.add_staff(
             actor=request.user, tournament=tournament, user=data["user"], role=data["role"]
         )
         return Response(StaffRoleSerializer(role).data, status=status.HTTP_201_CREATED)
@@ -313,7 +306,7 @@ class TournamentViewSet(
             )
         data = parse(RegistrationInputSerializer, request)
         data["ema_number"] = data.get("ema_number") or None
-        registration = services().register_player(actor=request.user, tournament=tournament, **data)
+        registration = services.register_player(actor=request.user, tournament=tournament, **data)
         return Response(
             RegistrationSerializer(
                 registration, context=drop_reason_context(request, tournament)
@@ -340,7 +333,7 @@ class TournamentViewSet(
     def import_registrations(self, request: Request, slug: str) -> Response:
         tournament = self.get_object()
         data = parse(RegistrationImportInputSerializer, request)
-        result = services().import_registrations_csv(
+        result = services.import_registrations_csv(
             actor=request.user, tournament=tournament, text=data["text"]
         )
         body = {
@@ -368,7 +361,7 @@ class TournamentViewSet(
     def remove_staff(self, request: Request, slug: str, staff_id: str) -> Response:
         tournament = self.get_object()
         staff = get_object_or_404(tournament.staff, pk=int(staff_id))
-        services().remove_staff(actor=request.user, staff=staff)
+        services.remove_staff(actor=request.user, staff=staff)
         return Response(status=status.HTTP_204_NO_CONTENT)
 
     @extend_schema(
@@ -389,7 +382,7 @@ class TournamentViewSet(
         tournament = self.get_object()
         if request.method == "POST":
             data = parse(SessionsInputSerializer, request)
-            services().create_sessions(
+            services.create_sessions(
                 actor=request.user, tournament=tournament, count=data.get("count")
             )
             sessions = SessionSerializer(tournament.sessions.all(), many=True).data
@@ -422,7 +415,7 @@ class TournamentViewSet(
             plans = tournament.seating_plans.order_by("-created_at", "-id")
             return Response(SeatingPlanSerializer(plans, many=True).data)
         data = parse(SeatingPlanInputSerializer, request)
-        plan = services().request_seating_plan(actor=request.user, tournament=tournament, **data)
+        plan = services.request_seating_plan(actor=request.user, tournament=tournament, **data)
         plan.refresh_from_db()  # eager tasks may have finished it already
         return Response(SeatingPlanSerializer(plan).data, status=status.HTTP_202_ACCEPTED)
 
@@ -445,7 +438,7 @@ class TournamentViewSet(
     def upload_seating_plan(self, request: Request, slug: str) -> Response:
         tournament = self.get_object()
         data = parse(CsvUploadInputSerializer, request)
-        plan = services().upload_seating_plan(
+        plan = services.upload_seating_plan(
             actor=request.user, tournament=tournament, text=data["text"]
         )
         return Response(SeatingPlanSerializer(plan).data, status=status.HTTP_201_CREATED)
@@ -476,7 +469,7 @@ class TournamentViewSet(
             session = tournament.sessions.filter(number=data["session"]).first()
             if session is None:
                 raise ValidationFailed("No session with this number.", field="session")
-        penalty = services().add_penalty(
+        penalty = services.add_penalty(
             actor=request.user,
             tournament=tournament,
             player=data["player"],
@@ -507,7 +500,7 @@ class TournamentViewSet(
         session = tournament.sessions.filter(number=data["session"]).first()
         if session is None:
             raise ValidationFailed("No session with this number.", field="session")
-        penalties = services().add_table_penalty(
+        penalties = services.add_table_penalty(
             actor=request.user,
             tournament=tournament,
             session=session,
@@ -689,7 +682,7 @@ class RegistrationViewSet(_PermissionsByAction, mixins.RetrieveModelMixin, Servi
     def drop(self, request: Request, pk: str) -> Response:
         registration = self.get_object()
         data = parse(ReasonInputSerializer, request)
-        result = services().drop_player(
+        result = services.drop_player(
             actor=request.user, registration=registration, reason=data["reason"]
         )
         registration = result if isinstance(result, Registration) else registration
@@ -713,7 +706,7 @@ class RegistrationViewSet(_PermissionsByAction, mixins.RetrieveModelMixin, Servi
 
         registration = self.get_object()
         data = parse(ReasonInputSerializer, request)
-        registration = services().disqualify_player(
+        registration = services.disqualify_player(
             actor=request.user, registration=registration, reason=data["reason"]
         )
         registration.refresh_from_db()
@@ -732,7 +725,7 @@ class RegistrationViewSet(_PermissionsByAction, mixins.RetrieveModelMixin, Servi
     def reinstate(self, request: Request, pk: str) -> Response:
         registration = self.get_object()
         data = parse(OptionalReasonInputSerializer, request)
-        services().reinstate_player(
+        services.reinstate_player(
             actor=request.user, registration=registration, reason=data["reason"]
         )
         registration.refresh_from_db()
@@ -762,7 +755,7 @@ class SessionViewSet(mixins.RetrieveModelMixin, ServiceViewSet):
     @idempotent
     def start(self, request: Request, pk: str) -> Response:
         session = self.get_object()
-        services().start_session(actor=request.user, session=session)
+        services.start_session(actor=request.user, session=session)
         return self._answer(session)
 
     @extend_schema(
@@ -775,7 +768,7 @@ class SessionViewSet(mixins.RetrieveModelMixin, ServiceViewSet):
     @idempotent
     def close(self, request: Request, pk: str) -> Response:
         session = self.get_object()
-        services().close_session(actor=request.user, session=session)
+        services.close_session(actor=request.user, session=session)
         return self._answer(session)
 
     @extend_schema(
@@ -789,7 +782,7 @@ class SessionViewSet(mixins.RetrieveModelMixin, ServiceViewSet):
     def reopen(self, request: Request, pk: str) -> Response:
         session = self.get_object()
         data = parse(ReasonInputSerializer, request)
-        services().reopen_session(actor=request.user, session=session, reason=data["reason"])
+        services.reopen_session(actor=request.user, session=session, reason=data["reason"])
         return self._answer(session)
 
     @extend_schema(
@@ -803,7 +796,7 @@ class SessionViewSet(mixins.RetrieveModelMixin, ServiceViewSet):
     def swap(self, request: Request, pk: str) -> Response:
         session = self.get_object()
         data = parse(SwapInputSerializer, request)
-        services().swap_seats(actor=request.user, session=session, a=data["a"], b=data["b"])
+        services.swap_seats(actor=request.user, session=session, a=data["a"], b=data["b"])
         return Response(TableSerializer(_tables(session), many=True).data)
 
     @extend_schema(
@@ -896,7 +889,7 @@ class SeatingPlanViewSet(mixins.RetrieveModelMixin, ServiceViewSet):
     def apply(self, request: Request, pk: str) -> Response:
         plan = self.get_object()
         data = parse(ApplyPlanInputSerializer, request)
-        sessions = services().apply_seating_plan(
+        sessions = services.apply_seating_plan(
             actor=request.user, plan=plan, from_session=data.get("from_session")
         )
         return Response(SessionSerializer(sessions, many=True).data)
@@ -922,6 +915,6 @@ class PenaltyViewSet(mixins.RetrieveModelMixin, ServiceViewSet):
     def cancel(self, request: Request, pk: str) -> Response:
         penalty = self.get_object()
         data = parse(ReasonInputSerializer, request)
-        services().cancel_penalty(actor=request.user, penalty=penalty, reason=data["reason"])
+        services.cancel_penalty(actor=request.user, penalty=penalty, reason=data["reason"])
         penalty.refresh_from_db()
         return Response(PenaltySerializer(penalty).data)

@@ -3,19 +3,22 @@
 from __future__ import annotations
 
 import logging
+from functools import partial
 from typing import Any
 
 from django.db import transaction
-from kombu.exceptions import OperationalError
 
 from core.audit import record_audit
+from core.enqueue import enqueue_after_commit
 from core.errors import ValidationFailed
 from core.models import Player
 from scoring.models import Game, GameSeat, Hand
 from tournaments.models import Registration, Seat, SeatingPlan, Session, Tournament
+from tournaments.selectors import active_registrations, table_size
 
 from ._common import require_organiser, require_task_queue, user_or_none
 from .sessions import _check_seatable, check_tables, replace_tables, session_snapshot
+from .tasks import generate_seating_plan
 
 SEPARATE_BY = ("club", "country")
 NOT_QUEUED = (
@@ -23,16 +26,6 @@ NOT_QUEUED = (
 )
 
 logger = logging.getLogger(__name__)
-
-
-def active_registrations(tournament: Tournament | int) -> list[Registration]:
-    """Players still in the tournament, in a stable order (plans index into this list)."""
-    tid = tournament if isinstance(tournament, int) else tournament.pk
-    return list(
-        Registration.objects.filter(tournament_id=tid, dropped_at__isnull=True)
-        .select_related("player")
-        .order_by("id")
-    )
 
 
 def _clean_options(mode: str, options: dict[str, Any] | None, tournament: Tournament) -> dict:
@@ -74,7 +67,7 @@ def request_seating_plan(
     seed: int = 0,
     options: dict[str, Any] | None = None,
 ) -> SeatingPlan:
-    """Record a plan request and have a worker build it (tournaments.tasks).
+    """Record a plan request and have a worker build it (tournaments.services.tasks).
 
     Modes: "random" seats all remaining sessions with as few repeat opponents as possible;
     "swiss" seats the next session by current standings. Both seat tables of 3 under
@@ -105,41 +98,27 @@ def request_seating_plan(
         tournament_id=tournament.pk,
     )
 
-    transaction.on_commit(lambda: enqueue_seating_plan(plan))
+    # After commit, so the worker finds the row (core.enqueue).
+    enqueue_after_commit(generate_seating_plan, plan.pk, on_failure=partial(_not_queued, plan.pk))
     return plan
 
 
-def enqueue_seating_plan(plan: SeatingPlan) -> None:
-    """Hand a committed plan request to a worker (after commit, so the worker finds the row).
-
-    If the broker went away since request_seating_plan checked it, the plan is marked failed
-    (and the audit log says so) instead of staying "pending" with no task to build it.
-    """
-    from tournaments.tasks import generate_seating_plan
-
-    try:
-        generate_seating_plan.delay(plan.pk)
-    except OperationalError:
-        logger.exception("seating plan %s could not be queued", plan.pk)
-        with transaction.atomic():
-            SeatingPlan.objects.filter(pk=plan.pk).update(
-                status=SeatingPlan.Status.FAILED, error=NOT_QUEUED
-            )
-            record_audit(
-                actor=None,
-                action="seating.fail",
-                obj=plan,
-                before={"status": SeatingPlan.Status.PENDING},
-                after={"status": SeatingPlan.Status.FAILED, "error": NOT_QUEUED},
-                tournament_id=plan.tournament_id,
-            )
-
-
-def _table_size(tournament: Tournament) -> int:
-    """Seats per table under the tournament's rules (3 for WDMC 2019 section 5)."""
-    from scoring.engine import load_ruleset
-
-    return load_ruleset(tournament.ruleset, tournament.rule_overrides or None).players
+def _not_queued(plan_id: int) -> None:
+    """The broker went away since request_seating_plan checked it: the plan is marked failed
+    (and the audit log says so) instead of staying "pending" with no task to build it."""
+    with transaction.atomic():
+        plan = SeatingPlan.objects.get(pk=plan_id)
+        SeatingPlan.objects.filter(pk=plan_id).update(
+            status=SeatingPlan.Status.FAILED, error=NOT_QUEUED
+        )
+        record_audit(
+            actor=None,
+            action="seating.fail",
+            obj=plan,
+            before={"status": SeatingPlan.Status.PENDING},
+            after={"status": SeatingPlan.Status.FAILED, "error": NOT_QUEUED},
+            tournament_id=plan.tournament_id,
+        )
 
 
 @transaction.atomic
@@ -152,7 +131,7 @@ def upload_seating_plan(*, actor: Any, tournament: Tournament, text: str) -> Sea
     registrations = active_registrations(tournament)
     try:
         indices = parse_plan_csv(
-            text, players=len(registrations), table_size=_table_size(tournament)
+            text, players=len(registrations), table_size=table_size(tournament)
         )
     except SeatingError as error:
         raise ValidationFailed(str(error), field="file") from error

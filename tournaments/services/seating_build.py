@@ -1,5 +1,5 @@
 """Build a requested seating plan from the tournament's rows (the worker's half of
-request_seating_plan; tournaments.tasks only calls this).
+request_seating_plan; the task tournaments.services.tasks.generate_seating_plan wraps it).
 
 Both modes see the sessions before ``from_session`` as history (issue 17.4): tables in seat
 order, as registration ids, dropped players included, so a re-plan from session k avoids the
@@ -11,12 +11,13 @@ serves; groups (``separate_by``) and substitutes are kept apart there as a hard 
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from typing import Any
 
+from tournaments import seating
 from tournaments.models import Registration, Seat, SeatingPlan, StandingRow
-
-from .seating import _table_size, active_registrations
+from tournaments.selectors import active_registrations, table_size
 
 SUBSTITUTE = "\x00substitute"  # a group label no club or country can have
 
@@ -61,12 +62,10 @@ def build_plan_rounds(
 ) -> tuple[list[list[list[int]]], dict[str, Any]]:
     """The plan's rounds as registration ids and the quality of the whole tournament with
     them. Raises tournaments.seating.SeatingError for a field tables cannot hold."""
-    from tournaments import seating
-
     tournament = plan.tournament
     registrations = active_registrations(tournament.pk)
     options = plan.options or {}
-    size = _table_size(tournament)
+    size = table_size(tournament)
     history = _history(tournament.pk, options.get("from_session", 1))
     players = [r.pk for r in registrations]
     groups = _groups(registrations, options.get("separate_by"))
@@ -120,3 +119,39 @@ def build_plan_rounds(
     )
     as_ids = [[[players[i] for i in t] for t in rnd] for rnd in rounds]
     return as_ids, seating.session_quality([*history, *as_ids]).to_dict()
+
+
+def build_requested_plan(*, plan_id: int) -> dict[str, Any]:
+    """Build the requested plan with tournaments.seating, saving progress as it goes.
+
+    Idempotent: a plan already built (or being built) is left alone, so a redelivered task
+    does not redo the work.
+    """
+    plan = SeatingPlan.objects.select_related("tournament").get(pk=plan_id)
+    if plan.status in (SeatingPlan.Status.DONE, SeatingPlan.Status.RUNNING):
+        return {"status": plan.status}  # a redelivered task must not redo the work
+    SeatingPlan.objects.filter(pk=plan_id).update(status=SeatingPlan.Status.RUNNING, progress=0.0)
+    last_saved = [0.0]
+
+    def progress(fraction: float) -> None:
+        now = time.monotonic()
+        if fraction >= 1.0 or now - last_saved[0] > 0.5:
+            last_saved[0] = now
+            SeatingPlan.objects.filter(pk=plan_id).update(progress=min(max(fraction, 0.0), 1.0))
+
+    try:
+        rounds, quality = build_plan_rounds(plan, progress)
+    except seating.SeatingError as error:
+        SeatingPlan.objects.filter(pk=plan_id).update(
+            status=SeatingPlan.Status.FAILED, error=str(error)
+        )
+        return {"status": SeatingPlan.Status.FAILED, "error": str(error)}
+    except Exception as error:
+        SeatingPlan.objects.filter(pk=plan_id).update(
+            status=SeatingPlan.Status.FAILED, error=f"internal error: {error}"
+        )
+        raise
+    SeatingPlan.objects.filter(pk=plan_id).update(
+        status=SeatingPlan.Status.DONE, progress=1.0, plan=rounds, quality=quality
+    )
+    return {"status": SeatingPlan.Status.DONE}

@@ -266,7 +266,7 @@ class Command(BaseCommand):
         """Seat all sessions with the seating algorithm, else with a simple rotation."""
         try:
             from tournaments.services import apply_seating_plan, request_seating_plan
-            from tournaments.tasks import generate_seating_plan
+            from tournaments.services.tasks import generate_seating_plan
 
             plan = request_seating_plan(
                 actor=organiser,

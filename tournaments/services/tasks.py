@@ -1,0 +1,16 @@
+"""Celery tasks beside the tournament services: thin wrappers, the work is in the services."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from celery import shared_task
+
+from .seating_build import build_requested_plan
+
+
+# The name it had as tournaments.tasks.generate_seating_plan: queued messages keep working.
+@shared_task(name="tournaments.tasks.generate_seating_plan")
+def generate_seating_plan(plan_id: int) -> dict[str, Any]:
+    """Build a requested seating plan in a worker (tournaments.services.seating_build)."""
+    return build_requested_plan(plan_id=plan_id)
