@@ -77,6 +77,43 @@ MAX_PENALTY_POINTS = 1_000_000
 MAX_PENALTY_MINUTES = 24 * 60
 
 
+# EMA 2025 6.12: obstruction is "8,000 or 12,000 points, or in serious or repeated cases ...
+# between 12,000 and 48,000".
+OBSTRUCTION_MIN, OBSTRUCTION_SERIOUS, OBSTRUCTION_MAX = 8000, 12000, 48000
+
+
+def penalty_amount_problem(kind: object, points: int, rules: Ruleset) -> str | None:
+    """Why ``points`` is not an amount the rule text allows for a penalty of ``kind``, or
+    None. Under EMA rules (ruleset ids ``ema-*``): obstruction 8,000, or 12,000 to 48,000
+    (EMA 2025 6.12); score sheet a multiple of 2,000, each player's 2,000 per mistake or
+    unsigned sheet (7.5); lateness a multiple of 1,000, per started minute (7.2). Other
+    rulesets do not fix these amounts."""
+    if not rules.id.startswith("ema"):
+        return None
+    if (
+        kind == "obstruction"
+        and points != OBSTRUCTION_MIN
+        and not OBSTRUCTION_SERIOUS <= points <= OBSTRUCTION_MAX
+    ):
+        return (
+            f"obstruction is {OBSTRUCTION_MIN:,} or {OBSTRUCTION_SERIOUS:,} points, or between "
+            f"{OBSTRUCTION_SERIOUS:,} and {OBSTRUCTION_MAX:,} in serious or repeated cases "
+            f"(EMA 2025 6.12), not {points:,}"
+        )
+    if kind == "score_sheet" and points % rules.score_sheet_penalty:
+        return (
+            f"a score-sheet penalty is {rules.score_sheet_penalty:,} points per mistake or "
+            f"unsigned sheet (EMA 2025 7.5): a multiple of {rules.score_sheet_penalty:,}, "
+            f"not {points:,}"
+        )
+    if kind == "lateness" and points % rules.lateness_per_minute:
+        return (
+            f"lateness is {rules.lateness_per_minute:,} points per started minute (EMA 2025 "
+            f"7.2): a multiple of {rules.lateness_per_minute:,}, not {points:,}"
+        )
+    return None
+
+
 def penalty_points(p: Mapping[str, object], i: int, rules: Ruleset) -> tuple[int, int]:
     """(seat, points) of penalty ``i``; the amount from the rules where the kind fixes it."""
     field = f"penalties[{i}]"

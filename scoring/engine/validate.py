@@ -18,7 +18,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from .errors import RecordError, as_int
-from .results import parse_substitutes, penalty_points
+from .results import parse_substitutes, penalty_amount_problem, penalty_points
 from .rules import Ruleset, load_ruleset
 
 FORMAT = "riichi-game-record/1"
@@ -350,6 +350,29 @@ def _check_one_signal(hands: Sequence[Hand]) -> None:
             hand=marked[1],
             field="time_signal",
         )
+
+
+def check_penalty_amounts(record: Mapping[str, object]) -> None:
+    """The amounts of a record's ``penalties`` and ``tournament_penalties`` as the rule text
+    fixes them (EMA 2025 6.12 obstruction, 7.5 score sheet, 7.2 lateness; see
+    ``penalty_amount_problem``): a RecordError naming the penalty's ``points``.
+
+    Checked when a record is imported (issue 15), not on every replay: the replay stays as
+    permissive as before for records already stored.
+    """
+    rec = parse_record(record)  # the shape first: seats, kinds, whole amounts
+    for key in ("penalties", "tournament_penalties"):
+        entries = record.get(key) or []
+        assert isinstance(entries, Sequence)
+        for i, p in enumerate(entries):
+            assert isinstance(p, Mapping)
+            if key == "penalties":
+                _seat, amount = penalty_points(p, i, rec.rules)  # with the rules' defaults
+            else:
+                amount = as_int(p.get("points")) or 0
+            problem = penalty_amount_problem(p.get("kind", "other"), amount, rec.rules)
+            if problem:
+                raise RecordError(problem, field=f"{key}[{i}].points")
 
 
 def parse_record(record: Mapping[str, object]) -> Record:

@@ -18,7 +18,13 @@ from club.models import ClubNight
 from core.audit import record_audit
 from core.errors import ValidationFailed
 from core.models import Player
-from scoring.engine import RecordError, Ruleset, load_ruleset, preview_hand
+from scoring.engine import (
+    RecordError,
+    Ruleset,
+    check_penalty_amounts,
+    load_ruleset,
+    preview_hand,
+)
 from scoring.models import Game, GamePenalty, GameSeat, Hand
 from scoring.records import game_record  # the one game-record writer (re-exported)
 from tournaments.models import Table
@@ -360,6 +366,11 @@ def import_game_record(
         # A record for a table of a session that has not started or is closed: refused.
         require_open_session(actor, Game(table=table))
     summary = run_engine({**record, "format": RECORD_FORMAT})  # reject before writing anything
+    try:
+        # Issue 15: penalty amounts as the rule text fixes them (EMA 2025 6.12, 7.2, 7.5).
+        check_penalty_amounts({**record, "format": RECORD_FORMAT})
+    except RecordError as error:
+        raise engine_error(error) from error
     if finalize and end == "complete" and not is_over(summary):
         # A finished game counts for standings and ratings: only one the rules ended.
         raise ValidationFailed(

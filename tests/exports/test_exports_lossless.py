@@ -87,7 +87,8 @@ def test_export_import_round_trip_gives_identical_standings_and_ema_file(tmp_pat
     # Session 1: two games by hands, one with a game penalty (EMA 2025 6.1.4, after uma).
     _play(_game(t, 1, 1), referee, non_dealer_rons(8))
     g = _game(t, 1, 2)
-    GamePenalty.objects.create(game=g, seat=1, kind="obstruction", points=5000, note="talk")
+    # 8,000: an obstruction amount EMA 2025 6.12 allows (an import refuses 5,000, issue 15).
+    GamePenalty.objects.create(game=g, seat=1, kind="obstruction", points=8000, note="talk")
     hands = [*non_dealer_rons(5), {"outcome": "draw", "riichi": [], "tenpai": [0]}]
     _play(g, referee, hands, end="time")  # the session stopped on time (EMA 2025 7.4)
     # Session 2, table 1: a substitute from the start for seat 2 (EMA 2025 7.3), by hands.

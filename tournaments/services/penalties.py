@@ -18,13 +18,13 @@ from core.enqueue import deferred_tasks
 from core.errors import ValidationFailed
 from core.models import Player
 from scoring.engine import Ruleset, load_ruleset
+
+# EMA 2025 6.12 amounts, shared with the engine's game-record check.
+from scoring.engine.results import OBSTRUCTION_MAX, OBSTRUCTION_MIN, OBSTRUCTION_SERIOUS
 from tournaments.models import Penalty, Registration, Seat, Session, Table, Tournament
 from tournaments.standings.tasks import enqueue_recompute
 
 from ._common import require_referee, user_or_none
-
-# EMA 2025 6.12: obstruction is 8,000 or 12,000, or 12,000 to 48,000 in serious cases.
-OBSTRUCTION_MIN, OBSTRUCTION_SERIOUS, OBSTRUCTION_MAX = 8000, 12000, 48000
 
 
 def penalty_snapshot(p: Penalty) -> dict[str, Any]:
