@@ -10,6 +10,13 @@ another endpoint) is a client bug and gets 422.
 Only responses returned normally (2xx) are stored: a request that fails raises, the transaction
 rolls back, and a retry runs again (and fails again the same way, or succeeds if the cause went
 away). Keys are per user; anonymous requests are not tracked.
+
+Cost (issue 14.7): the key is not looked up before the request runs. A first request (nearly
+every request) costs one INSERT beside its write; a retry runs again inside its transaction and
+is recognised by what follows: its own INSERT clashes with the stored key, or it fails (say, on
+a game version it already moved on), or it answers with an error; then the transaction is
+rolled back whole and the stored answer is replayed (422 when the body differs). A clash with
+no stored answer to replay (another request with the key is still open) is 409.
 """
 
 from __future__ import annotations
@@ -18,7 +25,8 @@ import functools
 import hashlib
 import json
 from collections.abc import Callable
-from typing import Any, TypeVar
+from contextvars import ContextVar
+from typing import Any, ParamSpec, TypeVar
 
 from django.db import IntegrityError, transaction
 from rest_framework import status
@@ -35,6 +43,32 @@ REPLAYED_HEADER = "Idempotent-Replayed"
 MAX_KEY_LENGTH = 200
 
 ViewMethod = TypeVar("ViewMethod", bound=Callable[..., Response])
+P = ParamSpec("P")
+R = TypeVar("R")
+
+# True while an idempotent view runs inside the transaction `idempotent` opened: any exception
+# leaving the view rolls that transaction back whole (see write_transaction).
+_undone_whole: ContextVar[bool] = ContextVar("idempotent_undone_whole", default=False)
+
+
+def write_transaction(service: Callable[P, R]) -> Callable[P, R]:
+    """`transaction.atomic` for a write service that an idempotent API view calls directly and
+    whose errors that view lets through (the hand entry): inside `idempotent`'s transaction it
+    needs no savepoint of its own, since an error undoes the whole transaction anyway; that
+    saves a SAVEPOINT and a RELEASE per request. Anywhere else (web pages, tasks, tests, services
+    it calls) it is `transaction.atomic` as usual, savepoint included."""
+
+    @functools.wraps(service)
+    def inner(*args: P.args, **kwargs: P.kwargs) -> R:
+        savepoint = not _undone_whole.get()
+        token = _undone_whole.set(False)  # what this service calls keeps its savepoints
+        try:
+            with transaction.atomic(savepoint=savepoint):
+                return service(*args, **kwargs)
+        finally:
+            _undone_whole.reset(token)
+
+    return inner
 
 
 def request_fingerprint(request: Request) -> str:
@@ -85,41 +119,62 @@ def idempotent(method: ViewMethod) -> ViewMethod:
         user_id: int = user.pk  # type: ignore[assignment]  # authenticated: has a pk
         try:
             with transaction.atomic():
-                stored = (
-                    IdempotencyRecord.objects.select_for_update()
-                    .filter(user_id=user_id, key=key)
-                    .first()
-                )
-                if stored is not None:
-                    return _replay(stored, fingerprint)
-                response = method(view, request, *args, **kwargs)
-                if 200 <= response.status_code < 300:
-                    # Stored in the write's transaction: both commit, or neither does. No
-                    # savepoint of its own: a clash leaves the outer block, undoing it whole.
-                    try:
-                        with transaction.atomic(savepoint=False):
-                            IdempotencyRecord.objects.create(
-                                key=key,
-                                user_id=user_id,
-                                method=request.method or "",
-                                path=request.path[:300],
-                                request_hash=fingerprint,
-                                status_code=response.status_code,
-                                response_body=_jsonable(response.data),
-                            )
-                    except IntegrityError as exc:
-                        raise _SameKeyRace from exc  # leaves the outer block: undo the write
+                token = _undone_whole.set(True)
+                try:
+                    response = method(view, request, *args, **kwargs)
+                finally:
+                    _undone_whole.reset(token)
+                if not 200 <= response.status_code < 300:
+                    # An error answer: a retry of a request that succeeded gets that success.
+                    stored = _stored(user_id, key)
+                    if stored is not None:
+                        transaction.set_rollback(True)
+                        return _replay(stored, fingerprint)
+                    return response
+                # Stored in the write's transaction: both commit, or neither does. No
+                # savepoint of its own: a clash leaves the outer block, undoing it whole.
+                try:
+                    with transaction.atomic(savepoint=False):
+                        IdempotencyRecord.objects.create(
+                            key=key,
+                            user_id=user_id,
+                            method=request.method or "",
+                            path=request.path[:300],
+                            request_hash=fingerprint,
+                            status_code=response.status_code,
+                            response_body=_jsonable(response.data),
+                        )
+                except IntegrityError as exc:
+                    raise _SameKeyRace from exc  # leaves the outer block: undo the write
                 return response
         except _SameKeyRace:
-            # Another request with this key committed first; this one was rolled back whole.
+            # The key was stored first by a retried request or one running at the same time;
+            # this request was rolled back whole.
+            stored = _stored(user_id, key)
+            if stored is not None:
+                return _replay(stored, fingerprint)
             return _error(
                 status.HTTP_409_CONFLICT,
                 HEADER,
                 "Another request with this Idempotency-Key was processed at the same time; "
                 "retry to get its response.",
             )
+        except Exception:
+            # Failed and rolled back: the retry of a request that succeeded (say, a hand on a
+            # game version it already moved on) gets that request's answer.
+            try:
+                stored = _stored(user_id, key)
+            except Exception:
+                stored = None  # the database itself failed: the original error tells more
+            if stored is None:
+                raise
+            return _replay(stored, fingerprint)
 
     return wrapper  # type: ignore[return-value]
+
+
+def _stored(user_id: int, key: str) -> IdempotencyRecord | None:
+    return IdempotencyRecord.objects.filter(user_id=user_id, key=key).first()
 
 
 def _replay(stored: IdempotencyRecord, fingerprint: str) -> Response:

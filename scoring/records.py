@@ -22,7 +22,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from django.db import transaction
+from django.db import connection, transaction
+from django.db.models import DateTimeField, F, OuterRef
+from django.db.models.functions import JSONObject
+from django.utils.dateparse import parse_datetime
 
 from club.models import ClubNight
 from core.errors import ValidationFailed
@@ -69,6 +72,71 @@ class StoredGame:
     seats: list[GameSeat]
     hands: list[Hand]
     penalties: list[GamePenalty]
+
+
+# ---- the rows in the game's own query (PostgreSQL) -------------------------------------------
+# A hand entry locks the game and then reads its seats, hands and penalties: four round trips.
+# On PostgreSQL the three lists come inside the locking query instead, each as an array of JSON
+# objects built from every column of its rows, and become model instances again here. Other
+# databases (SQLite in development and in `make test`) read them with load_stored_game.
+
+_ROWS = "_stored_rows_"
+
+
+def _columns(model: type[Any], prefix: str = "") -> dict[str, Any]:
+    return {f"{prefix}{f.attname}": F(f"{prefix}{f.attname}") for f in model._meta.concrete_fields}
+
+
+def stored_rows_annotations() -> dict[str, Any]:
+    """Annotations of a Game queryset carrying its seats (with players), hands and penalties,
+    for stored_game_from(); none off PostgreSQL. Ordered as load_stored_game orders them."""
+    if connection.vendor != "postgresql":
+        return {}
+    from django.contrib.postgres.expressions import ArraySubquery
+
+    def rows(queryset: Any, columns: dict[str, Any]) -> Any:
+        return ArraySubquery(
+            queryset.filter(game_id=OuterRef("pk")).values(row=JSONObject(**columns))
+        )
+
+    return {
+        f"{_ROWS}seats": rows(
+            GameSeat.objects.order_by("seat"),
+            {**_columns(GameSeat), **_columns(Player, "player__")},
+        ),
+        f"{_ROWS}hands": rows(Hand.objects.order_by("number"), _columns(Hand)),
+        f"{_ROWS}penalties": rows(GamePenalty.objects.order_by("id"), _columns(GamePenalty)),
+    }
+
+
+def _instance(model: type[Any], row: Mapping[str, Any], prefix: str = "") -> Any:
+    """A model instance as if read from the database, from its row as a JSON object."""
+    values = []
+    for field in model._meta.concrete_fields:
+        value = row[f"{prefix}{field.attname}"]
+        if value is not None and isinstance(field, DateTimeField):
+            value = parse_datetime(value)
+        values.append(value)
+    return model.from_db(connection.alias, [f.attname for f in model._meta.concrete_fields], values)
+
+
+def stored_game_from(game: Game) -> StoredGame | None:
+    """The rows stored_rows_annotations() brought with `game`, once (they are the rows as the
+    query saw them; a later read must go to the database); None when they were not asked for."""
+    rows = {name: game.__dict__.pop(f"{_ROWS}{name}", None) for name in ("seats", "hands")}
+    penalties = game.__dict__.pop(f"{_ROWS}penalties", None)
+    if rows["seats"] is None or rows["hands"] is None or penalties is None:
+        return None
+    seats = []
+    for row in rows["seats"]:
+        seat = _instance(GameSeat, row)
+        seat.player = _instance(Player, row, "player__")
+        seats.append(seat)
+    return StoredGame(
+        seats=seats,
+        hands=[_instance(Hand, row) for row in rows["hands"]],
+        penalties=[_instance(GamePenalty, row) for row in penalties],
+    )
 
 
 def load_stored_game(game: Game) -> StoredGame:

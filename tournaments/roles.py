@@ -42,11 +42,8 @@ def is_organiser(user: Any, tournament: Tournament | int) -> bool:
 
 def is_referee(user: Any, tournament: Tournament | int) -> bool:
     """Referees and organisers (organisers count as referees)."""
-    from tournaments.models import StaffRole
 
-    return is_site_admin(user) or _has_role(
-        user, tournament, (StaffRole.Role.ORGANISER, StaffRole.Role.REFEREE)
-    )
+    return is_site_admin(user) or _has_role(user, tournament, _referee_roles())
 
 
 def is_club_admin(user: Any, club: Club | int) -> bool:
@@ -90,6 +87,44 @@ def tournament_id_of_game(game: Game) -> int | None:
         .values_list("session__tournament_id", flat=True)
         .first,
     )
+
+
+def _referee_roles() -> tuple[str, ...]:
+    from tournaments.models import StaffRole
+
+    return (StaffRole.Role.ORGANISER, StaffRole.Role.REFEREE)
+
+
+_REFEREES_FLAG = "_user_referees_tournament"
+
+
+def game_referee_annotation(user: Any) -> dict[str, Any]:
+    """Annotations for a Game queryset: whether `user` referees (or organises) the game's
+    tournament, answered in the game's own query; remember_game_referee() then spares
+    is_referee (and can_edit_game) its own query in this request (issue 14.7)."""
+    from django.db.models import Exists, OuterRef
+
+    from tournaments.models import StaffRole
+
+    if not _authenticated(user) or is_site_admin(user):
+        return {}
+    staff = StaffRole.objects.filter(
+        tournament_id=OuterRef("table__session__tournament_id"),
+        user_id=user.pk,
+        role__in=_referee_roles(),
+    )
+    return {_REFEREES_FLAG: Exists(staff)}
+
+
+def remember_game_referee(user: Any, game: Game) -> None:
+    """Remember for this request what game_referee_annotation() found (see there)."""
+    flag = game.__dict__.pop(_REFEREES_FLAG, None)
+    if flag is None or game.table_id is None:
+        return
+    tournament_id = tournament_id_of_game(game)
+    if tournament_id is not None:
+        # The key is_referee's lookup uses: a later check answers from the memo.
+        _remembered(("staff", tournament_id, user.pk, _referee_roles()), lambda: bool(flag))
 
 
 def can_edit_game(user: Any, game: Game) -> bool:

@@ -10,6 +10,7 @@ import hashlib
 from typing import Any
 
 import django_filters
+from django.db import transaction
 from django.db.models import QuerySet
 from django.http import Http404
 from drf_spectacular.types import OpenApiTypes
@@ -141,18 +142,26 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ServiceViewS
     def get_object(self) -> Game:
         if self.request.method in SAFE_METHODS:
             return super().get_object()
-        # A write: the service locks and reads the game itself, so here it is only checked, by
-        # the cheap editor check first; the visibility query only tells 404 from 403 after a no.
-        game = get_object_or_404(
-            Game.objects.select_related("table__session").defer("summary"), pk=self.kwargs["pk"]
+        # A write, checked by the cheap editor check first; the visibility query only tells 404
+        # from 403 after a no. Inside a transaction (an idempotent POST) the game is read as the
+        # service needs it, locked, and the service keeps it instead of reading it again.
+        in_transaction = transaction.get_connection().in_atomic_block
+        games = (
+            # The hand entry replays the game: its rows come along (services.enter_hand).
+            services.locked_games(with_rows=self.action == "hands")
+            if in_transaction
+            else Game.objects.select_related("table__session").defer("summary")
         )
+        user = self.request.user
+        game = get_object_or_404(CanEditGame.in_query(games, user), pk=self.kwargs["pk"])
+        CanEditGame.remember(user, game)  # the editor check below needs no query of its own
         try:
             self.check_object_permissions(self.request, game)
         except PermissionDenied:
             if not visible_games(self.request.user).filter(pk=game.pk).exists():
                 raise Http404 from None
             raise
-        return game
+        return services.mark_locked(game) if in_transaction else game
 
     def get_serializer_class(self) -> type:
         return GameDetailSerializer if self.action == "retrieve" else GameListSerializer

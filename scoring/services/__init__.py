@@ -1,5 +1,6 @@
 """Write services for games and hands (see docs/TEAM.md for the conventions)."""
 
+from ._common import locked_games, mark_locked
 from .confirmations import confirm_hand
 from .final_scores import enter_final_scores
 from .games import (
@@ -27,6 +28,8 @@ __all__ = [
     "game_record",
     "game_snapshot",
     "import_game_record",
+    "locked_games",
+    "mark_locked",
     "preview",
     "reopen_game",
     "set_substitutes",

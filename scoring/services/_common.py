@@ -5,11 +5,14 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, TypedDict
 
+from django.db import transaction
+from django.db.models import QuerySet
 from django.utils import timezone
 
 from core.errors import ConflictError, PermissionDenied, ValidationFailed
 from scoring.engine import RecordError, RulesError, load_ruleset, replay
 from scoring.models import Game
+from scoring.records import stored_rows_annotations
 from scoring.signals import announce_game_changed
 from tournaments.roles import can_edit_game, tournament_id_of_game
 
@@ -78,22 +81,46 @@ def require_open_session(actor: Any, game: Game, *, started: bool = True) -> Non
         )
 
 
-def lock_game(game: Game | int, *, expected_version: int) -> Game:
+def locked_games(*, with_rows: bool = False) -> QuerySet[Game]:
+    """Games read for a write: the row locked for this transaction (FOR UPDATE of the game
+    only), with its table, session and tournament (the API answers with this very object).
+
+    `with_rows`: the seats, hands and penalties come in the same query where the database can
+    (scoring.records.stored_game_from), for a write that replays the game (the hand entry).
+    """
+    games = Game.objects.select_for_update(of=("self",)).select_related(
+        "table__session__tournament"
+    )
+    return games.annotate(**stored_rows_annotations()) if with_rows else games
+
+
+def _transaction() -> object | None:
+    """The outermost atomic block open on the connection: the database transaction."""
+    connection = transaction.get_connection()
+    return connection.atomic_blocks[0] if connection.in_atomic_block else None
+
+
+def mark_locked(game: Game) -> Game:
+    """`game` was read from locked_games() in the open transaction: lock_game keeps it instead
+    of reading the row again (the API's write views lock the game they check; issue 14.7)."""
+    game._locked_in = _transaction()  # type: ignore[attr-defined]
+    return game
+
+
+def lock_game(game: Game | int, *, expected_version: int, with_rows: bool = False) -> Game:
     """Lock the game row for this transaction and check the client's version.
 
     Must be called inside `transaction.atomic`. A stale version is a ConflictError carrying the
     current one: the client reloads instead of silently overwriting another referee's entry.
+    A game already locked in this very transaction (mark_locked) is not read again.
     """
     pk = game if isinstance(game, int) else game.pk
+    already = isinstance(game, Game) and getattr(game, "_locked_in", None) is _transaction()
     try:
-        # With its tournament: the API answers with this very object.
-        locked = (
-            Game.objects.select_for_update(of=("self",))
-            .select_related("table__session__tournament")
-            .get(pk=pk)
-        )
+        locked = game if already else locked_games(with_rows=with_rows).get(pk=pk)
     except Game.DoesNotExist as error:
         raise ValidationFailed("This game does not exist.", field="game") from error
+    assert isinstance(locked, Game)
     if isinstance(expected_version, bool) or not isinstance(expected_version, int):
         raise ValidationFailed("expected_version must be an integer.", field="expected_version")
     if locked.version != expected_version:

@@ -14,10 +14,11 @@ from django.db import transaction
 
 from core.audit import record_audit
 from core.errors import ValidationFailed
+from core.idempotency import write_transaction
 from scoring.engine import load_ruleset
 from scoring.engine.validate import MAX_HANDS
 from scoring.models import Game, Hand
-from scoring.records import game_record, load_stored_game
+from scoring.records import game_record, load_stored_game, stored_game_from
 from scoring.tiles import Situation, TileError, cross_check, evaluate
 
 from ._common import (
@@ -139,7 +140,7 @@ def add_hand(
     ).game
 
 
-@transaction.atomic
+@write_transaction  # transaction.atomic, without a savepoint inside an idempotent request
 def enter_hand(
     *, actor: Any, game: Game, hand: dict[str, Any], expected_version: int, tiles: str = ""
 ) -> HandEntry:
@@ -151,7 +152,7 @@ def enter_hand(
     the audit entry are written. The game comes back with its seats and hands loaded, so an
     answer needs no further query.
     """
-    game = lock_game(game, expected_version=expected_version)
+    game = lock_game(game, expected_version=expected_version, with_rows=True)
     require_editor(actor, game)
     require_open_session(actor, game)
     _require_hand_entry(game)
@@ -163,7 +164,8 @@ def enter_hand(
     tiles = _check_tiles(tiles)
     if is_over(game.summary):
         raise ValidationFailed("The rules have ended this game: no more hands.", field="hand")
-    stored = load_stored_game(game)
+    # Read with the locked game where the database can (PostgreSQL), else three queries.
+    stored = stored_game_from(game) or load_stored_game(game)
     number = len(stored.hands)
     if number >= MAX_HANDS:  # the longest legal game (scoring/engine/validate.py, issue 16.2)
         raise ValidationFailed(
