@@ -263,3 +263,13 @@ class StandingRow(models.Model):
 
     def __str__(self) -> str:
         return f"{self.tournament}: {self.rank or '-'}. {self.player} {self.total}"
+
+    @property
+    def all_penalties(self) -> int:
+        """Every deduction after uma: the tournament penalties (``penalties``) and what the
+        player's counted games deducted, each chombo above all (EMA 2025 3.4.6; already in
+        the game results). What the penalty columns show (page, CSV, results PDF); the
+        per-game ``penalty`` as tournaments.standings.ranking.game_penalties reads it."""
+        return self.penalties + sum(
+            int(e.get("penalty") or 0) for e in self.per_session or [] if not e.get("as_substitute")
+        )

@@ -187,3 +187,22 @@ def test_paper_sheet_record_keeps_its_chombo_through_export_and_import(
     )
     assert list(copy.penalties.values_list("seat", "kind", "points")) == [(3, "chombo", 20000)]
     assert copy.summary["final"]["result"] == game.summary["final"]["result"]
+
+
+def test_results_pdf_penalty_column_counts_the_chombo(tournament: Tournament) -> None:
+    """The final results PDF's penalty column: tournament penalties plus the games'
+    deductions after uma (a chombo, EMA 2025 3.4.6)."""
+    from tests.factories import PlayerFactory
+    from tests.web.test_web_pdf import layout_text
+    from tournaments import pdf
+    from tournaments.models import StandingRow
+
+    entry = {"game": 1, "session": 1, "table": 1, "seat": 0, "place": 4, "score": 20000,
+             "result": -45000, "penalty": 20000}  # fmt: skip
+    row = StandingRow.objects.create(
+        tournament=tournament, player=PlayerFactory(first_name="Nora", last_name="Nagel"),
+        rank=1, total=-48000, penalties=3000, per_session=[entry],
+    )  # fmt: skip
+    assert row.all_penalties == 23000
+    document = pdf.render_document("pdf/results.html", {"tournament": tournament, "rows": [row]})
+    assert "23000" in layout_text(document)

@@ -8,7 +8,7 @@ import io
 from tournaments.models import Tournament
 from tournaments.spreadsheet import SafeCsvWriter
 
-from .ranking import game_penalties, tie_breaks_of
+from .ranking import tie_breaks_of
 from .selectors import session_numbers, standings_for
 
 
@@ -72,7 +72,7 @@ def standings_csv(tournament: Tournament) -> str:
                 p.country,
                 row.total,
                 # Tournament penalties and chombos (EMA 2025 3.4.6), as the page's column.
-                -(row.penalties + game_penalties(row.per_session)) or 0,
+                -row.all_penalties or 0,
                 row.games,
                 "" if row.average_placement is None else f"{row.average_placement:.2f}",
                 *[by_session.get(n, "") for n in sessions],

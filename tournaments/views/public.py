@@ -20,7 +20,7 @@ from tournaments import roles
 from tournaments.models import Seat, Session, StandingRow, Tournament
 from tournaments.selectors import HIDDEN, can_see_tournament
 from tournaments.standings import cache as standings_cache
-from tournaments.standings.ranking import game_penalties, tie_breaks_of
+from tournaments.standings.ranking import tie_breaks_of
 from tournaments.standings.selectors import session_numbers, standings_for
 from tournaments.views.charts import line_chart_svg
 
@@ -135,7 +135,7 @@ def standings_lines(
             f"{TIE_BREAK_LABELS.get(name, name)}: {'-' if value is None else value}"
             for name, value in zip(tie_breaks, row.tie_break_values or [], strict=False)
         )
-        in_game = game_penalties(row.per_session)
+        in_game = row.all_penalties - row.penalties
         values = list(row.tie_break_values or [])
         lines.append(
             {
@@ -144,7 +144,7 @@ def standings_lines(
                 "tie_breaks": title,
                 # Tournament penalties and what games deducted after uma (chombo, EMA 2025
                 # 3.4.6; already in the game results): every deduction shows in the column.
-                "penalties": row.penalties + in_game,
+                "penalties": row.all_penalties,
                 "penalties_title": _("in games (chombo): %(games)s; tournament: %(t)s")
                 % {"games": in_game, "t": row.penalties}
                 if in_game
