@@ -97,6 +97,11 @@ def game_contributions(
         credited = {**entry, "place": None, "score": None, "substituted": True}
         absent = (table_seat_players or {}).get(seat)
         if absent is not None and absent != sitter:
+            # What the substitute was penalised in the game (a chombo) is the substitute's,
+            # shown on their uncounted entry: the absent player scores exactly -15,000 and
+            # -15,000 uma (EMA 2025 7.3: "will score -15,000 points and -15,000 uma").
+            credited.pop("penalty", None)
+            credited["result"] = entry["result"] + deducted
             out[absent] = credited
             out[sitter] = {**entry, "as_substitute": True}
         else:

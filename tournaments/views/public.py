@@ -256,7 +256,12 @@ def _substituted_sessions(tournament: Tournament, player: Player) -> list[dict[s
                     if s.seat != seat.wind
                 ],
                 "hands": [],
-                "result": final["result"][seat.wind] if finished and final else None,
+                # EMA 2025 7.3: -15,000 and -15,000 uma; the substitute's own penalties in
+                # the game (a chombo) are theirs, as the standings count it.
+                "result": final["result"][seat.wind]
+                + (final.get("penalties") or [0] * 4)[seat.wind]
+                if finished and final
+                else None,
                 "rank": None,
                 "finished": finished,
                 "chart": None,
