@@ -3,8 +3,8 @@
 The one draft-visibility rule: a tournament in draft is visible to its staff (organisers and
 referees of that tournament) and to site admins only; every other status is public, with its
 sessions, seating, games, penalties and standings. Club games are public. The web pages
-(`tournaments/views`, the game page and its record download) and the API
-(`club/api/visibility.py`) both read through these functions, so the two cannot differ.
+(`tournaments/views`, the game page and its record download) and the API (the game and
+tournament view sets) both read through these functions, so the two cannot differ.
 """
 
 from __future__ import annotations

@@ -6,25 +6,12 @@ from rest_framework import serializers
 
 from club.models import Club, ClubNight, League, Membership
 from core.api.base import inline_choice_field
+from core.api.serializers import PlayerBriefSerializer
 from core.models import Player, country_validator, ema_number_validator
 from scoring.engine import PRESETS
 
 
 # ---- output ---------------------------------------------------------------------------------
-class PlayerBriefSerializer(serializers.ModelSerializer):
-    name = serializers.CharField(source="__str__", read_only=True)
-
-    class Meta:
-        model = Player
-        fields = ["id", "name", "ema_number"]
-
-
-class PlayerSerializer(serializers.ModelSerializer):
-    class Meta:
-        model = Player
-        fields = ["id", "first_name", "last_name", "ema_number", "country", "created_at"]
-
-
 class ClubSerializer(serializers.ModelSerializer):
     rule_overrides = serializers.JSONField()
 

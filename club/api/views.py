@@ -19,10 +19,12 @@ from rest_framework.permissions import BasePermission, IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from club import names, services
+from club import services
 from club.models import Club
+from core import names
 from core.api.base import ServiceViewSet, errors, parse
 from core.api.permissions import IsAuthenticatedForWrites, IsSiteAdmin
+from core.api.serializers import PlayerSerializer
 from core.idempotency import idempotent
 from core.limits import BoundedJSONParser, upload_problem
 from core.lockout import lockout_message, retry_after_seconds
@@ -43,7 +45,6 @@ from .serializers import (
     NightSeatingInputSerializer,
     OnlineImportInputSerializer,
     PlayerInputSerializer,
-    PlayerSerializer,
     PlayerUpdateInputSerializer,
     TokenSerializer,
 )

@@ -10,13 +10,12 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from core.audit import record_audit
+from core.countries import ISO_3166_ALPHA2
 from core.errors import PermissionDenied, ValidationFailed
 from core.models import Player
 from core.roles import is_site_admin
 from tournaments.models import StandingRow
 from tournaments.standings.cache import touch as touch_standings
-
-from .countries import ISO_3166_ALPHA2
 
 EMA_NUMBER = re.compile(r"^\d{8}$")
 NAME_MAX = Player._meta.get_field("first_name").max_length or 100

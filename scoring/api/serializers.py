@@ -9,9 +9,9 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from club.api.serializers import PlayerBriefSerializer
 from club.models import ClubNight
 from core.api.base import inline_choice_field
+from core.api.serializers import PlayerBriefSerializer
 from core.models import Player
 from scoring.engine import PRESETS
 from scoring.engine.validate import MAX_HAN, MAX_YAKUMAN

@@ -24,7 +24,6 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from club.api.permissions import CanEditGame, CanReadGameAudit
-from club.api.visibility import visible_games
 from core import audit
 from core import cache as fail_open_cache
 from core.api.base import ID_BOUNDS, ServiceAPIView, ServiceViewSet, errors, parse
@@ -36,7 +35,7 @@ from scoring.engine import load_ruleset
 from scoring.models import Game, GameSeat
 from scoring.tiles import Situation, cross_check, evaluate
 from tournaments import services as tournament_services
-from tournaments.selectors import may_see
+from tournaments.selectors import may_see, visible_games
 
 from .serializers import (
     SEATS_WITH_PLAYERS,

@@ -10,8 +10,8 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from club.api.serializers import PlayerBriefSerializer
 from core.api.base import inline_choice_field
+from core.api.serializers import PlayerBriefSerializer
 from core.limits import upload_problem
 from core.models import Player, country_validator, ema_number_validator
 from scoring.engine import PRESETS

@@ -1,7 +1,7 @@
 """Tournaments over the API: staff, registrations, sessions, seating, penalties, standings.
 
 Views parse input, call a service of tournaments.services, serialize. Which objects are public
-is decided by club.api.visibility; who may write by club.api.permissions (both built on
+is decided by tournaments.selectors; who may write by club.api.permissions (both built on
 tournaments.roles). POSTs honour `Idempotency-Key`.
 """
 
@@ -34,7 +34,6 @@ from club.api.permissions import (
     OrganiserOnly,
     RefereeOnly,
 )
-from club.api.visibility import visible_tournaments
 from core import audit
 from core.api.base import ID_BOUNDS, ServiceViewSet, errors, parse
 from core.api.permissions import IsAuthenticatedForWrites
@@ -53,6 +52,7 @@ from tournaments.models import (
     Table,
     Tournament,
 )
+from tournaments.selectors import visible_tournaments
 from tournaments.standings import cache as standings_cache
 from tournaments.standings.exports import standings_csv
 from tournaments.standings.selectors import standings_for

@@ -13,7 +13,7 @@ from typing import Any
 
 from django.db.models import Q
 
-from club.services.countries import alpha3
+from core.countries import alpha3
 from core.errors import ValidationFailed
 from scoring.models import Game
 from scoring.records import check_game_points, game_final

@@ -18,7 +18,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
-from club import names
+from core import names
 from core.errors import PermissionDenied as ServicePermissionDenied
 from core.errors import ServiceError, ServiceUnavailable, ValidationFailed
 from scoring.engine import PRESETS

@@ -12,7 +12,7 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
 
-from club import names
+from core import names
 from core.models import Player
 from core.roles import is_site_admin
 from scoring.models import Game, GameSeat
