@@ -8,11 +8,14 @@
 #      printing the latency table against the goal (hand entry p95 <= 50 ms) and failing if a
 #      request errs or an acknowledged hand is missing from the database;
 #   2. a 20 s stress smoke test (10 referees, 40 readers, at the stress pace, so games are
-#      finished and the standings task runs), then, against the same live server,
-#      schemathesis' CLI on every operation of /api/schema/ (5 examples each, as an organiser),
-#      failing on any 5xx.
+#      finished and the standings task runs), then, against the same live server, bench/fuzz.py:
+#      seed data for every path parameter (a tournament, games, players, a club, an organiser's
+#      token), schemathesis' CLI on every operation of /api/schema/ (5 examples each, examples,
+#      coverage, fuzzing and stateful phases through the schema's OpenAPI links, at most
+#      FUZZ_MAX_TIME = 120 s), a table of cases / 2xx / 4xx / 5xx per operation, failing on
+#      any 5xx.
 #
-# Runtime: about 4 minutes (hard limits below). Exit status: non-zero on a failed
+# Runtime: about 6 minutes (hard limits below). Exit status: non-zero on a failed
 # check.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -31,6 +34,8 @@ timeout --kill-after=20 $((GOAL_DURATION + 250)) \
   "$PYTHON" bench/load.py --duration "$GOAL_DURATION" --referees 50 --readers 200
 
 printf '\n==> %s\n' "stress smoke test (${DURATION} s, 10 referees, 40 readers, stress pace) + live fuzzing"
-timeout --kill-after=20 $((DURATION + 250)) \
+FUZZ_MAX_TIME=${FUZZ_MAX_TIME:-120}
+timeout --kill-after=20 $((DURATION + FUZZ_MAX_TIME + 330)) \
   "$PYTHON" bench/load.py --duration "$DURATION" --referees 10 --readers 40 --spawn-rate 25 \
-  --referee-wait 1,3 --reader-wait 2,5 --fuzz-examples "${FUZZ_EXAMPLES:-5}"
+  --referee-wait 1,3 --reader-wait 2,5 --fuzz-examples "${FUZZ_EXAMPLES:-5}" \
+  --fuzz-max-time "$FUZZ_MAX_TIME"
