@@ -87,3 +87,22 @@ def test_no_public_or_player_page_shows_the_drop_reason(world: World, role: str)
         assert REASON in console.content.decode()
     else:
         assert console.status_code in (302, 403, 404)
+
+
+@pytest.mark.parametrize("role", ["referee", "organiser"])
+def test_the_audit_log_shows_the_reason_to_organisers_only(world: World, role: str) -> None:
+    """The tournament's referees read its audit log: the drop still shows, the reason not."""
+    registration = world.tournament.registrations.earliest("id")
+    dropped = world.client("organiser").post(
+        f"/api/v1/registrations/{registration.pk}/drop/", {"reason": REASON}, format="json"
+    )
+    assert dropped.status_code == 200
+    response = world.client(role).get(f"/api/v1/tournaments/{world.tournament.slug}/audit/")
+    assert response.status_code == 200
+    entries = response.json()["results"]
+    drop = next(e for e in entries if e["action"] == "registration.drop")
+    assert drop["after"]["dropped_at"] is not None
+    if role == "organiser":
+        assert drop["reason"] == REASON and drop["after"]["drop_reason"] == REASON
+    else:
+        assert REASON not in response.content.decode()

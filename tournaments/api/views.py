@@ -166,6 +166,24 @@ class TournamentFilter(django_filters.FilterSet):
         fields = ["status", "country", "year"]
 
 
+# Issue 16: why a player was dropped or disqualified is for the tournament's organisers only;
+# the audit log that its referees read leaves it out (the entries themselves stay).
+PRIVATE_AUDIT_FIELDS = ("drop_reason", "disqualification_reason")
+PRIVATE_REASON_ACTIONS = ("registration.drop", "registration.disqualify")
+
+
+def redact_private_reasons(entry: dict) -> dict:
+    for side in ("before", "after"):
+        if isinstance(entry.get(side), dict):
+            entry[side] = {
+                key: (None if key in PRIVATE_AUDIT_FIELDS else value)
+                for key, value in entry[side].items()
+            }
+    if entry.get("action") in PRIVATE_REASON_ACTIONS:
+        entry["reason"] = ""
+    return entry
+
+
 def drop_reason_context(request: Request, tournament: Tournament) -> dict[str, bool]:
     """Issue 16: drop reasons are private to the tournament's organisers."""
     return {"show_drop_reason": roles.is_organiser(request.user, tournament)}
@@ -651,7 +669,10 @@ class TournamentViewSet(
         tournament = self.get_object()
         entries = audit.audit_for_tournament(tournament.pk)
         page = self.paginate_queryset(entries)
-        return self.get_paginated_response(AuditEntrySerializer(page, many=True).data)
+        data: list[dict] = [dict(e) for e in AuditEntrySerializer(page, many=True).data]
+        if not roles.is_organiser(request.user, tournament):
+            data = [redact_private_reasons(entry) for entry in data]
+        return self.get_paginated_response(data)
 
 
 class RegistrationViewSet(_PermissionsByAction, mixins.RetrieveModelMixin, ServiceViewSet):
