@@ -124,12 +124,73 @@ class GameDetailSerializer(GameListSerializer):
         ]
 
 
+_DATETIME = serializers.DateTimeField()
+
+
+def _when(value: Any) -> Any:
+    return None if value is None else _DATETIME.to_representation(value)
+
+
+def written_game_detail(game: Game) -> dict[str, Any]:
+    """GameDetailSerializer(game).data, field for field, for a game a write has just loaded
+    (its table, session, tournament, seats with players and hands in memory), without DRF
+    building the serializers' fields anew for every answer: that was a fifth of a hand POST's
+    CPU (issue 14.7). tests/api/test_api_hand_cost.py holds the two to the same answer."""
+    table = game.table if game.table_id else None
+    session = table.session if table is not None else None
+    return {
+        "id": game.pk,
+        "tournament": session.tournament.slug if session is not None else None,
+        "session": session.number if session is not None else None,
+        "table": game.table_id,
+        "table_number": table.number if table is not None else None,
+        "club_night": game.club_night_id,
+        "ruleset": game.ruleset,
+        "status": game.status,
+        "entry": game.entry,
+        "end": game.end,
+        "version": game.version,
+        "confirmed": bool(game.confirmed),
+        "seats": [
+            {
+                "seat": seat.seat,
+                "player": {
+                    "id": seat.player.pk,
+                    "name": str(seat.player),
+                    "ema_number": seat.player.ema_number,
+                },
+            }
+            for seat in game.seats.all()
+        ],
+        "finished_at": _when(game.finished_at),
+        "updated_at": _when(game.updated_at),
+        "rule_overrides": game.rule_overrides,
+        "substitutes": game.substitutes,
+        "final_scores": game.final_scores,
+        "hands": [
+            {
+                "number": hand.number,
+                "data": hand.data,
+                "tiles": hand.tiles,
+                "tile_check": hand.tile_check,
+                "confirmed": bool(hand.confirmed),
+                "confirmed_by": hand.confirmed_by,
+                "created_at": _when(hand.created_at),
+                "updated_at": _when(hand.updated_at),
+            }
+            for hand in game.hands.all()
+        ],
+        "summary": game.summary,
+        "created_at": _when(game.created_at),
+    }
+
+
 def game_payload(game: Game) -> dict[str, Any]:
     """A game as the API shows it after a write: `game` as the service returned it (the row it
     locked and saved, with its table), its seats and hands read afresh."""
     if getattr(game, "_loaded_after_write", False):
         # The write kept the seats and hands it read and wrote (services._common.keep_loaded).
-        return dict(GameDetailSerializer(game).data)
+        return written_game_detail(game)
     if hasattr(game, "_prefetched_objects_cache"):
         del game._prefetched_objects_cache  # read before the write: stale
     prefetch_related_objects([game], SEATS_WITH_PLAYERS, "hands")

@@ -10,18 +10,22 @@ transaction is the test's, so BEGIN and COMMIT show as the key's SAVEPOINT and R
 
 from __future__ import annotations
 
+import json
 import uuid
 from typing import Any
 
 import pytest
 from django.db import connection
+from django.db.models import prefetch_related_objects
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
 from core.tokens import issue_token
+from scoring.api.serializers import SEATS_WITH_PLAYERS, GameDetailSerializer, written_game_detail
 from scoring.engine import replay
 from scoring.models import Game, GamePenalty, Hand
 from scoring.records import game_record
+from scoring.services import add_hand, enter_hand, finalize_game
 from tests.api.conftest import World
 from tests.factories import non_dealer_rons, ron
 
@@ -139,3 +143,27 @@ def test_a_refused_hand_post_still_says_403_or_404(world: World) -> None:
         HTTP_IDEMPOTENCY_KEY="missing",
     )
     assert missing.status_code == 404
+
+
+def test_the_written_game_answer_is_the_serializer_s_field_for_field(world: World) -> None:
+    """The hand POST's answer is built without DRF's field building (written_game_detail); it
+    must stay GameDetailSerializer's answer for every kind of game: a tournament game with
+    tiles, a club game (no table), a finished game, one with a substitute and final scores."""
+    referee, admin = world.users["referee"], world.users["admin"]
+    game = add_hand(actor=referee, game=world.game, hand=ron(winner=1, loser=2), expected_version=0)
+    tsumo = {"outcome": "tsumo", "riichi": [1], "wins": [{"winner": 1, "han": 3, "fu": 30}]}
+    game = enter_hand(
+        actor=referee, game=game, hand=tsumo, expected_version=1, tiles="234567m234p2355s+1s"
+    ).game
+    club_game = add_hand(
+        actor=admin, game=world.club_game, hand=ron(winner=0, loser=3), expected_version=0
+    )
+    finished = finalize_game(actor=admin, game=club_game, expected_version=1, end="time")
+    Game.objects.filter(pk=finished.pk).update(
+        substitutes=[{"seat": 2, "from": "during"}], final_scores={"scores": [1, 2, 3, 4]}
+    )
+    for written in (game, club_game, Game.objects.get(pk=finished.pk)):
+        prefetch_related_objects([written], SEATS_WITH_PLAYERS, "hands")
+        serialized = json.loads(json.dumps(GameDetailSerializer(written).data))
+        assert written_game_detail(written) == serialized
+        assert list(written_game_detail(written)) == list(serialized)  # in the same order
