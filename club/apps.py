@@ -6,8 +6,12 @@ class ClubConfig(AppConfig):
     verbose_name = "Clubs and players"
 
     def ready(self) -> None:
+        from club.policy import ClubGamePolicy
         from club.ratings import receivers
+        from scoring.policy import register_game_policy
         from scoring.signals import game_changed
 
         # Ratings follow the games (scoring announces, never imports club: issue 14).
+        # Who may change its games and when (scoring.policy).
+        register_game_policy(ClubGamePolicy())
         game_changed.connect(receivers.game_changed, dispatch_uid="club.ratings")

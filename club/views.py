@@ -19,11 +19,11 @@ from django.views.decorators.http import require_POST
 from club import services
 from club.forms import ClubNightForm, NightSeatingForm
 from club.models import Club, ClubNight, League, Rating
+from club.roles import is_club_admin
 from core.errors import PermissionDenied, ValidationFailed
 from core.limits import upload_problem
 from core.models import Player
 from scoring.models import Game
-from tournaments.roles import is_club_admin
 
 
 def club_list(request: HttpRequest) -> HttpResponse:

@@ -10,7 +10,10 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
+
+if TYPE_CHECKING:
+    from core.models import Player
 
 T = TypeVar("T")
 
@@ -64,3 +67,12 @@ def authenticated(user: Any) -> bool:
 
 def is_site_admin(user: Any) -> bool:
     return authenticated(user) and bool(getattr(user, "is_superuser", False))
+
+
+def player_of(user: Any) -> Player | None:
+    """The player profile of a login, if it has one."""
+    from core.models import Player  # models load after the app registry: not at import time
+
+    if not authenticated(user):
+        return None
+    return Player.objects.filter(user_id=user.pk).first()

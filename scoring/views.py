@@ -17,7 +17,7 @@ from django.views.decorators.http import require_POST
 
 from core.errors import ConflictError, ServiceError, ValidationFailed
 from core.errors import PermissionDenied as ServicePermissionDenied
-from core.roles import is_site_admin
+from core.roles import is_site_admin, player_of
 from scoring.engine import RecordError
 from scoring.forms import (
     HandEntryForm,
@@ -27,6 +27,7 @@ from scoring.forms import (
     field_for_engine_error,
 )
 from scoring.models import Game
+from scoring.policy import can_edit_game
 from scoring.selectors import WINDS, chombo_points, offers_time_signal, table_state
 from tournaments import roles
 from tournaments.models import Session, StaffRole
@@ -37,7 +38,7 @@ from tournaments.selectors import visible_games
 
 def my_club_games(user: Any) -> list[Game]:
     """Club games where the user sits: running, or with hands waiting for confirmation."""
-    me = roles.player_of(user)
+    me = player_of(user)
     if me is None:
         return []
     from django.db.models import Q
@@ -76,7 +77,7 @@ def _game_for_editing(request: HttpRequest, game_id: int) -> Game:
     game = get_object_or_404(
         Game.objects.select_related("table__session__tournament", "club_night__club"), pk=game_id
     )
-    if not roles.can_edit_game(request.user, game):
+    if not can_edit_game(request.user, game):
         # Issue 16: a draft tournament's game is not found (404) by whoever may not see it.
         if not visible_games(request.user).filter(pk=game.pk).exists():
             raise Http404("No such game.")
@@ -154,7 +155,7 @@ def _entry_context(
 def _waiting_hands(request: HttpRequest, game: Game, state: dict[str, Any]) -> list[dict[str, Any]]:
     """Club play without a referee: hands waiting for confirmation, and whether this user
     (a seated player who did not enter it and has not confirmed yet) may confirm each."""
-    me = roles.player_of(request.user)
+    me = player_of(request.user)
     seated = me is not None and game.seats.filter(player=me).exists()
     rows = []
     for hand in game.hands.filter(confirmed=False).order_by("number"):

@@ -16,12 +16,16 @@ class TournamentsConfig(AppConfig):
 
     def ready(self) -> None:
         from club.models import Membership
+        from scoring.policy import register_game_policy
         from scoring.signals import game_changed
 
         from .models import StaffRole
+        from .policy import TournamentGamePolicy
         from .standings import receivers
 
         # Standings follow the games (scoring announces, never imports tournaments: issue 14).
+        # Who may change its games and when (scoring.policy).
+        register_game_policy(TournamentGamePolicy())
         game_changed.connect(receivers.game_changed, dispatch_uid="tournaments.standings")
         # A role granted or taken away within a request is seen by that request's next check.
         for model in (StaffRole, Membership):

@@ -2,7 +2,8 @@
 
 The per-request memo and the site-admin check are shared by every app: core.roles.
 
-Site admin = superuser. Organisers count as referees. Club admins edit their club's games.
+Site admin = superuser. Organisers count as referees. Club admins: club.roles; who may edit
+a game: scoring.policy (tournaments.policy decides for tournament games).
 """
 
 from __future__ import annotations
@@ -14,8 +15,6 @@ from core.roles import is_site_admin
 from core.roles import remembered as _remembered
 
 if TYPE_CHECKING:
-    from club.models import Club
-    from core.models import Player
     from scoring.models import Game
     from tournaments.models import Tournament
 
@@ -44,30 +43,6 @@ def is_referee(user: Any, tournament: Tournament | int) -> bool:
     """Referees and organisers (organisers count as referees)."""
 
     return is_site_admin(user) or _has_role(user, tournament, _referee_roles())
-
-
-def is_club_admin(user: Any, club: Club | int) -> bool:
-    from club.models import Membership
-
-    if is_site_admin(user):
-        return True
-    if not _authenticated(user):
-        return False
-    club_id = club if isinstance(club, int) else club.pk
-    return _remembered(
-        ("club_admin", club_id, user.pk),
-        Membership.objects.filter(
-            club_id=club_id, player__user_id=user.pk, role=Membership.Role.ADMIN
-        ).exists,
-    )
-
-
-def player_of(user: Any) -> Player | None:
-    from core.models import Player
-
-    if not _authenticated(user):
-        return None
-    return Player.objects.filter(user_id=user.pk).first()
 
 
 def tournament_id_of_game(game: Game) -> int | None:
@@ -125,27 +100,3 @@ def remember_game_referee(user: Any, game: Game) -> None:
     if tournament_id is not None:
         # The key is_referee's lookup uses: a later check answers from the memo.
         _remembered(("staff", tournament_id, user.pk, _referee_roles()), lambda: bool(flag))
-
-
-def can_edit_game(user: Any, game: Game) -> bool:
-    """Tournament games: referees of the tournament. Club games: club admins, or a seated player."""
-    if not _authenticated(user):
-        return False
-    if is_site_admin(user):
-        return True
-    tournament_id = tournament_id_of_game(game)
-    if tournament_id is not None:
-        return is_referee(user, tournament_id)
-    if game.club_night_id is not None:
-        from club.models import ClubNight
-
-        club_id = (
-            ClubNight.objects.filter(pk=game.club_night_id)
-            .values_list("club_id", flat=True)
-            .first()
-        )
-        if club_id is not None and is_club_admin(user, club_id):
-            return True
-        # Casual club games are entered by the players at the table.
-        return game.seats.filter(player__user_id=user.pk).exists()
-    return False

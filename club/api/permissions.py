@@ -23,9 +23,11 @@ from rest_framework.request import Request
 from rest_framework.views import APIView
 
 from club.models import Club, ClubNight, League
+from club.roles import is_club_admin
 from core.api.permissions import ObjectRole
 from core.roles import is_site_admin
 from scoring.models import Game
+from scoring.policy import can_edit_game
 from tournaments import roles
 from tournaments.models import Table, Tournament
 
@@ -86,7 +88,7 @@ class CanEditGame(ObjectRole):
     message = "You may not enter or change scores of this game."
 
     def allowed(self, user: Any, obj: Any) -> bool:
-        return isinstance(obj, Game) and roles.can_edit_game(user, obj)
+        return isinstance(obj, Game) and can_edit_game(user, obj)
 
     @staticmethod
     def in_query(games: QuerySet[Game], user: Any) -> QuerySet[Game]:
@@ -112,7 +114,7 @@ class CanReadGameAudit(ObjectRole):
         tournament_id = roles.tournament_id_of_game(obj)
         if tournament_id is not None:
             return roles.is_referee(user, tournament_id)
-        return roles.can_edit_game(user, obj)
+        return can_edit_game(user, obj)
 
 
 class IsClubAdmin(ObjectRole):
@@ -120,7 +122,7 @@ class IsClubAdmin(ObjectRole):
 
     def allowed(self, user: Any, obj: Any) -> bool:
         club_id = club_id_of(obj)
-        return club_id is not None and roles.is_club_admin(user, club_id)
+        return club_id is not None and is_club_admin(user, club_id)
 
 
 def can_manage_players(user: Any) -> bool:

@@ -9,10 +9,10 @@ from django.db import transaction
 from django.utils.text import slugify
 
 from club.models import Club, ClubNight, League, Membership
+from club.roles import is_club_admin
 from core.audit import record_audit
 from core.errors import PermissionDenied, ValidationFailed
 from core.models import Player
-from tournaments.roles import is_club_admin
 
 from .players import clean_country
 from .validation import check_rules, parse_date, parse_optional_date

@@ -13,11 +13,11 @@ from django.utils.translation import ngettext
 
 from club.models import Club, ClubNight
 from club.nightseating import MIN_PLAYERS, seat_round
+from club.roles import is_club_admin
 from core.audit import record_audit
 from core.errors import PermissionDenied, ValidationFailed
 from core.models import Player
 from scoring.engine import RulesError, load_ruleset
-from tournaments.roles import is_club_admin
 
 
 @dataclass

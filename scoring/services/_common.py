@@ -12,9 +12,9 @@ from django.utils import timezone
 from core.errors import ConflictError, PermissionDenied, ValidationFailed
 from scoring.engine import RecordError, RulesError, load_ruleset, replay
 from scoring.models import Game
+from scoring.policy import can_edit_game, policy_for
 from scoring.records import stored_rows_annotations
 from scoring.signals import announce_game_changed
-from tournaments.roles import can_edit_game, tournament_id_of_game
 
 RECORD_FORMAT = "riichi-game-record/1"
 
@@ -53,32 +53,8 @@ def require_open_session(actor: Any, game: Game, *, started: bool = True) -> Non
     2025 7.3: "before the beginning of the game"). `actor=None` (the system: restores, imports
     run by staff tools) is not checked. Club games have no sessions and are never locked.
     """
-    if actor is None or game.table_id is None:
-        return
-    from tournaments.models import Session, Tournament
-
-    session = game.table.session  # type: ignore[union-attr]
-    tournament = session.tournament
-    if tournament.status in (Tournament.Status.FINISHED, Tournament.Status.PUBLISHED):
-        raise ValidationFailed(
-            f"The results of {tournament.name} are "
-            f"{'published' if tournament.status == Tournament.Status.PUBLISHED else 'final'}: "
-            "no game or penalty can be changed. An organiser reopens the session first "
-            "(with a reason).",
-            field="session",
-        )
-    if session.status == Session.Status.CLOSED:
-        raise ValidationFailed(
-            f"Session {session.number} is closed: its games can no longer be changed. An "
-            "organiser reopens the session first (with a reason).",
-            field="session",
-        )
-    if started and session.status != Session.Status.RUNNING:
-        raise ValidationFailed(
-            f"Session {session.number} has not started yet: scores are entered once the "
-            "organiser gives the start signal (EMA 2025 7.4).",
-            field="session",
-        )
+    if actor is not None:
+        policy_for(game).check_open(actor, game, started=started)
 
 
 def locked_games(*, with_rows: bool = False) -> QuerySet[Game]:
@@ -151,12 +127,6 @@ def bump_version(game: Game, *, fields: list[str]) -> None:
         )
 
 
-def club_id_of(game: Game) -> int | None:
-    if game.club_night_id is None:
-        return None
-    return game.club_night.club_id  # type: ignore[union-attr]
-
-
 class AuditScope(TypedDict):
     game_id: int | None
     tournament_id: int | None
@@ -164,11 +134,9 @@ class AuditScope(TypedDict):
 
 
 def audit_scope(game: Game) -> AuditScope:
-    return {
-        "game_id": game.pk,
-        "tournament_id": tournament_id_of_game(game),
-        "club_id": club_id_of(game),
-    }
+    """The game, and its tournament or club as the app owning it says (scoring.policy)."""
+    tournament_id, club_id = policy_for(game).scope(game)
+    return {"game_id": game.pk, "tournament_id": tournament_id, "club_id": club_id}
 
 
 def keep_loaded(game: Game, *, seats: Sequence[Any], hands: Sequence[Any]) -> None:

@@ -16,36 +16,22 @@ from django.utils.translation import gettext as _
 
 from core.audit import record_audit
 from core.errors import PermissionDenied, ValidationFailed
+from core.roles import player_of
 from scoring.models import Game, Hand
+from scoring.policy import policy_for
 
 from ._common import audit_scope, lock_game
 from .games import game_snapshot, save_written_game
 
 
-def _club(game: Game) -> Any:
-    if game.club_night_id is None:
-        return None
-    from club.models import ClubNight
-
-    return ClubNight.objects.select_related("club").get(pk=game.club_night_id).club
-
-
 def needs_confirmation(actor: Any, game: Game) -> bool:
-    """Whether a hand ``actor`` enters in ``game`` waits for the other players."""
-    from tournaments.roles import is_club_admin
-
-    club = _club(game)
-    if club is None or actor is None:
-        return False
-    return not is_club_admin(actor, club)
+    """Whether a hand ``actor`` enters in ``game`` waits for the other players (club play
+    without a referee: the club's policy, scoring.policy)."""
+    return policy_for(game).entry_waits(actor, game)
 
 
 def confirmations_needed(game: Game) -> int:
-    club = _club(game)
-    if club is None:
-        return 0
-    others = game.seats.count() - 1
-    return others if club.confirmations == club.Confirmations.ALL else 1
+    return policy_for(game).confirmations_needed(game)
 
 
 def mark_entered(actor: Any, game: Game, hand: Hand) -> None:
@@ -64,8 +50,6 @@ def refresh_game(game: Game) -> None:
 @transaction.atomic
 def confirm_hand(*, actor: Any, game: Game, number: int, expected_version: int) -> Game:
     """A seated player other than the one who entered it confirms hand ``number``."""
-    from tournaments.roles import player_of
-
     game = lock_game(game, expected_version=expected_version)
     me = player_of(actor)
     seated = set(game.seats.values_list("player_id", flat=True))

@@ -26,6 +26,7 @@ from scoring.engine import (
     preview_hand,
 )
 from scoring.models import Game, GamePenalty, GameSeat, Hand
+from scoring.policy import policy_for
 from scoring.records import game_record  # the one game-record writer (re-exported)
 from tournaments.models import Table
 
@@ -118,8 +119,10 @@ def create_game(
         entry=entry,
     )
     if actor is not None:
+        from club.roles import is_club_admin
         from core.errors import PermissionDenied
-        from tournaments.roles import is_club_admin, is_referee, player_of
+        from core.roles import player_of
+        from tournaments.roles import is_referee
 
         if table is not None:
             allowed = is_referee(actor, table.session.tournament_id)
@@ -253,29 +256,7 @@ def check_time_signal(actor: Any, game: Game) -> str | None:
     (15 minutes before the session's end). Before it only an organiser may end it (the audit
     entry then says `"override": "before_time_signal"`); a referee is refused. Club games have
     no session clock."""
-    if game.table_id is None:
-        return None
-    from tournaments.clock import session_clock
-    from tournaments.roles import is_organiser
-
-    session = game.table.session  # type: ignore[union-attr]
-    now = timezone.now()
-    signal_at = session_clock(session, now)["signal_at"]  # pauses of the clock included
-    if signal_at is not None and now >= signal_at:
-        return None
-    if actor is None or is_organiser(actor, session.tournament_id):
-        return "before_time_signal"
-    when = (
-        f"It sounds at {signal_at:%H:%M} UTC."
-        if signal_at is not None
-        else "The session has no start time yet."
-    )
-    raise ValidationFailed(
-        "The time signal has not sounded yet (15 minutes before the end of the session, EMA "
-        f"2025 7.4), so the game cannot end on time. {when} Only an organiser may end it "
-        "earlier.",
-        field="end",
-    )
+    return policy_for(game).check_time_signal(actor, game)
 
 
 @transaction.atomic

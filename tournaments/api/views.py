@@ -39,6 +39,7 @@ from core.api.base import ID_BOUNDS, ServiceViewSet, errors, parse
 from core.api.permissions import IsAuthenticatedForWrites
 from core.errors import ValidationFailed
 from core.idempotency import idempotent
+from core.roles import player_of
 from scoring.api.serializers import AuditEntrySerializer
 from tournaments import roles, services
 from tournaments.backup import export_tournament
@@ -843,7 +844,7 @@ class SessionViewSet(mixins.RetrieveModelMixin, ServiceViewSet):
     @action(detail=True, methods=["get"], url_path="my-table", url_name="my-table")
     def my_table(self, request: Request, pk: str) -> Response:
         session = self.get_object()
-        me = roles.player_of(request.user)
+        me = player_of(request.user)
         if me is None:
             self.permission_denied(request, message="Log in with a user linked to a player.")
         table = get_object_or_404(_tables(session), seats__player=me)

@@ -1,0 +1,82 @@
+"""Tournament games follow tournament rules: scoring asks through scoring.policy (issue 14)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils import timezone
+
+from core.errors import ValidationFailed
+from scoring.models import Game
+from scoring.policy import GamePolicy
+from tournaments.clock import session_clock
+from tournaments.models import Session, Tournament
+from tournaments.roles import is_organiser, is_referee, tournament_id_of_game
+
+
+class TournamentGamePolicy(GamePolicy):
+    """A game at a tournament table: its tournament's referees enter it; the session and the
+    tournament's status lock it (issue 15); EMA 2025 7.4's time signal ends it on time."""
+
+    def owns(self, game: Game) -> bool:
+        return game.table_id is not None
+
+    def may_edit(self, user: Any, game: Game) -> bool:
+        tournament_id = tournament_id_of_game(game)
+        return tournament_id is not None and is_referee(user, tournament_id)
+
+    def scope(self, game: Game) -> tuple[int | None, int | None]:
+        return tournament_id_of_game(game), None
+
+    def check_open(self, actor: Any, game: Game, *, started: bool) -> None:
+        """Locked: the session is closed, or the tournament is finished or its results
+        published. Nobody changes such a game, referee or organiser: an organiser reopens the
+        session first (`reopen_session`, with a reason, audited), which is the one override
+        path. With `started` (hands, final scores, finalize) the session must also be running:
+        nothing is played before the start signal (EMA 2025 7.4). Substitutes may be seated
+        before it (EMA 2025 7.3: "before the beginning of the game")."""
+        session = game.table.session  # type: ignore[union-attr]
+        tournament = session.tournament
+        if tournament.status in (Tournament.Status.FINISHED, Tournament.Status.PUBLISHED):
+            raise ValidationFailed(
+                f"The results of {tournament.name} are "
+                f"{'published' if tournament.status == Tournament.Status.PUBLISHED else 'final'}: "
+                "no game or penalty can be changed. An organiser reopens the session first "
+                "(with a reason).",
+                field="session",
+            )
+        if session.status == Session.Status.CLOSED:
+            raise ValidationFailed(
+                f"Session {session.number} is closed: its games can no longer be changed. An "
+                "organiser reopens the session first (with a reason).",
+                field="session",
+            )
+        if started and session.status != Session.Status.RUNNING:
+            raise ValidationFailed(
+                f"Session {session.number} has not started yet: scores are entered once the "
+                "organiser gives the start signal (EMA 2025 7.4).",
+                field="session",
+            )
+
+    def check_time_signal(self, actor: Any, game: Game) -> str | None:
+        """EMA 2025 7.4: a game the rules have not ended stops on time only after the time
+        signal (15 minutes before the session's end). Before it only an organiser may end it
+        (the audit entry then says `"override": "before_time_signal"`); a referee is refused."""
+        session = game.table.session  # type: ignore[union-attr]
+        now = timezone.now()
+        signal_at = session_clock(session, now)["signal_at"]  # pauses of the clock included
+        if signal_at is not None and now >= signal_at:
+            return None
+        if actor is None or is_organiser(actor, session.tournament_id):
+            return "before_time_signal"
+        when = (
+            f"It sounds at {signal_at:%H:%M} UTC."
+            if signal_at is not None
+            else "The session has no start time yet."
+        )
+        raise ValidationFailed(
+            "The time signal has not sounded yet (15 minutes before the end of the session, EMA "
+            f"2025 7.4), so the game cannot end on time. {when} Only an organiser may end it "
+            "earlier.",
+            field="end",
+        )
