@@ -314,7 +314,10 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ServiceViewS
             200: OpenApiResponse(
                 OpenApiTypes.OBJECT,
                 description="The hand's replay entry (round, honba, deltas, scores) "
-                "with the game's `final`, `ended_by` and `next` as if it were entered.",
+                "with the game's `final`, `ended_by` and `next` as if it were entered. For a "
+                "chombo, also `chombo`: {`seat`, `points`}: what the offender loses after uma "
+                "(EMA 2025 3.4.6: 20,000), `points` null where the rules pay it at the table "
+                "(then in `deltas`).",
             ),
             **errors(400, 403, 404),
         },
@@ -323,7 +326,19 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ServiceViewS
     def preview(self, request: Request, pk: str) -> Response:
         game = self.get_object()
         data = parse(PreviewInputSerializer, request)
-        return Response(services.preview(game=game, hand=data["hand"]))
+        result = services.preview(game=game, hand=data["hand"])
+        hand = data["hand"]
+        if isinstance(hand, dict) and hand.get("outcome") == "chombo":
+            # EMA 2025 3.4.6: nothing changes hands at the table; say what it costs.
+            from scoring.engine import load_ruleset
+            from scoring.selectors import chombo_points
+
+            rules = load_ruleset(game.ruleset, game.rule_overrides or None)
+            result = {
+                **result,
+                "chombo": {"seat": hand.get("offender"), "points": chombo_points(rules)},
+            }
+        return Response(result)
 
     @extend_schema(
         summary="Finish the game so its result counts",
