@@ -14,7 +14,7 @@ from django.db import transaction
 from django.db.models import QuerySet
 from django.http import Http404
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import mixins, status
 from rest_framework.decorators import action
 from rest_framework.exceptions import PermissionDenied
@@ -68,6 +68,22 @@ IDEMPOTENCY_KEY = OpenApiParameter(
 )
 GAME_WRITE_ERRORS = errors(400, 403, 404, 409, 422)
 GAME_DETAIL_SECONDS = 600  # a game's answer, kept per version (a new version is a new key)
+
+
+# Request examples: shown on /api/docs/, and sent first by the schemathesis run (bench/fuzz.py),
+# so the hand services get valid input and not only generated objects the engine refuses.
+RON_HAND = {"outcome": "ron", "wins": [{"winner": 1, "han": 2, "fu": 30}], "loser": 2}
+RON_EXAMPLE = OpenApiExample(
+    "A ron for 2 han 30 fu",
+    value={"version": 0, "hand": RON_HAND},
+    request_only=True,
+)
+PREVIEW_EXAMPLE = OpenApiExample("A ron", value={"hand": RON_HAND}, request_only=True)
+TILES_EXAMPLE = OpenApiExample(
+    "Riichi, ron on 1s",
+    value={"notation": "234567m234p2355s+1s", "riichi": True},
+    request_only=True,
+)
 
 
 class GameFilter(django_filters.FilterSet):
@@ -217,6 +233,7 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ServiceViewS
         summary="Enter the next hand",
         request=HandInputSerializer,
         parameters=[IDEMPOTENCY_KEY],
+        examples=[RON_EXAMPLE],
         responses={201: GameDetailSerializer, **GAME_WRITE_ERRORS},
     )
     @action(detail=True, methods=["get", "post"], pagination_class=None)
@@ -310,6 +327,7 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ServiceViewS
     @extend_schema(
         summary="Payment preview of a hand (nothing is written)",
         request=PreviewInputSerializer,
+        examples=[PREVIEW_EXAMPLE],
         responses={
             200: OpenApiResponse(
                 OpenApiTypes.OBJECT,
@@ -475,6 +493,7 @@ class TileEvaluateView(ServiceAPIView):
     @extend_schema(
         summary="Evaluate a hand from its tiles",
         request=TileEvaluateInputSerializer,
+        examples=[TILES_EXAMPLE],
         responses={200: TileEvaluationSerializer, **errors(400)},
     )
     def post(self, request: Request) -> Response:
