@@ -104,3 +104,26 @@ def test_applying_to_unseated_sessions_needs_no_confirmation(
     plan = make_plan(tournament, eight, mode=SeatingPlan.Mode.RANDOM)
     assert organiser_client.post(plan_url(plan), {"from_session": "1"}).status_code == 302
     assert Session.objects.get(tournament=tournament, number=1).tables.count() == 2
+
+
+def test_plan_page_shows_group_pairs_that_could_not_be_kept_apart(
+    organiser_client: Client, tournament: Tournament, eight: list[Registration]
+) -> None:
+    # Issue 17.5: unavoidable same-club pairs are reported with the least possible.
+    quality = {
+        "players": 8,
+        "rounds": 1,
+        "extra_meetings": 0,
+        "extra_meetings_lower_bound": 0,
+        "max_meetings": 1,
+        "wind_spread": 0,
+        "min_shared_opponents_unmet": 0,
+        "consecutive_repeats": 0,
+        "rank_spread_mean": None,
+        "group_pairs": 2,
+        "group_pairs_least": 2,
+    }
+    plan = make_plan(tournament, eight, mode=SeatingPlan.Mode.RANDOM, quality=quality)
+    html = organiser_client.get(plan_url(plan)).content.decode()
+    assert '<span id="q-groups">2</span>' in html
+    assert "least possible 2" in html

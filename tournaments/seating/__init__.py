@@ -126,6 +126,81 @@ def _labels(
     return [p for c in columns for p in c]
 
 
+_RELABEL_STEPS_PER_PLAYER = 400
+
+
+def _separate_groups(
+    rounds: list[list[list[int]]], counted: int, gid: list[int], rng: random.Random, steps: int
+) -> None:
+    """Exchange two players' places in every round (a relabelling: who meets whom twice does
+    not change) to seat as few pairs of one group at one table in the first `counted` rounds
+    as possible.
+    Local search over exchanges of a player in a conflict with any player, sideways moves
+    allowed; `steps` exchanges tried at most (a count, never a clock)."""
+    n = len(gid)
+    where = [[0] * n for _ in rounds]
+    for r, rnd in enumerate(rounds):
+        for t, table in enumerate(rnd):
+            for p in table:
+                where[r][p] = t
+    # count[r][t][g]: members of group g at table t of round r
+    count: list[list[dict[int, int]]] = [[{} for _ in rnd] for rnd in rounds]
+    for r, rnd in enumerate(rounds):
+        for t, table in enumerate(rnd):
+            for p in table:
+                if gid[p] >= 0:
+                    count[r][t][gid[p]] = count[r][t].get(gid[p], 0) + 1
+
+    def conflicted() -> list[int]:
+        return [
+            p
+            for p in range(n)
+            if gid[p] >= 0 and any(count[r][where[r][p]][gid[p]] > 1 for r in range(counted))
+        ]
+
+    def delta(x: int, y: int) -> int:
+        gx, gy = gid[x], gid[y]
+        if gx == gy:
+            return 0
+        d = 0
+        for r in range(counted):
+            tx, ty = where[r][x], where[r][y]
+            if tx == ty:
+                continue
+            cx, cy = count[r][tx], count[r][ty]
+            if gx >= 0:
+                d += cy.get(gx, 0) - (cx[gx] - 1)
+            if gy >= 0:
+                d += cx.get(gy, 0) - (cy[gy] - 1)
+        return d
+
+    def exchange(x: int, y: int) -> None:
+        gx, gy = gid[x], gid[y]
+        for r, rnd in enumerate(rounds):
+            tx, ty = where[r][x], where[r][y]
+            if tx == ty:
+                continue
+            a, b = rnd[tx], rnd[ty]
+            a[a.index(x)], b[b.index(y)] = y, x
+            where[r][x], where[r][y] = ty, tx
+            for g, old, new in ((gx, tx, ty), (gy, ty, tx)):
+                if g >= 0:
+                    count[r][old][g] -= 1
+                    count[r][new][g] = count[r][new].get(g, 0) + 1
+
+    pending: list[int] = []
+    for _ in range(steps):
+        if not pending:
+            pending = conflicted()
+            if not pending:
+                return
+            rng.shuffle(pending)
+        x = pending.pop()
+        y = rng.randrange(n)
+        if y != x and delta(x, y) <= 0:
+            exchange(x, y)
+
+
 def _partition(rnd: Sequence[Sequence[int]], players: int, size: int) -> list[list[int]] | None:
     """The round's tables when it seats exactly players 0..players-1 at tables of `size`."""
     tables = [list(t) for t in rnd]
@@ -190,6 +265,10 @@ def generate_plan(
         labels = _labels(players, built.columns, gid, rng, size)
         for i in order[:rounds]:
             plan.append([[labels[p] for p in t] for t in built.rounds[i]()])
+        if separate and plan:
+            # Relabelling players keeps the design's rounds pair-disjoint: search the labels
+            # for the fewest same-group pairs in the rounds that keep groups apart.
+            _separate_groups(plan, separate, gid, rng, _RELABEL_STEPS_PER_PLAYER * players)
         bound = (players - 1) // (size - 1)
         complete = len(plan) == bound  # the design met (nearly) every pair
         while len(plan) < rounds and complete and len(plan) > 1:

@@ -147,6 +147,82 @@ def _column_rounds(m: int, sub: RoundBuilder, size: int = 4) -> RoundBuilder:
     return make
 
 
+# Small fields where the transversal construction falls short of the social golfer bound
+# floor((n - 1) / 3): a *base round* over Z_m (points (x, i) of `orbits` orbits of m, plus
+# fixed points inf_0, inf_1, ...) whose translates by 0..m-1 are m pair-disjoint rounds. The
+# base round partitions the points; inf_b sits at base table b with one point of each orbit
+# (so it meets every orbit point exactly once), and every difference x - y of two points at
+# one table, per ordered pair of orbits, occurs at most once (so no pair meets twice). Found
+# once by a depth-first search for such difference families and checked by the tests:
+#   24 players: Z_7, 3 orbits + 3 fixed points -> 7 rounds (the bound for 24: 6-4-7);
+#   28 players: Z_9, 3 orbits + 1 fixed point  -> 9 rounds, a resolvable 2-(28,4,1) design
+#               (every pair meets exactly once; 1-rotational, as for Kirkman-type designs);
+#   36 players: Z_10, 3 orbits + 6 fixed points -> 10 rounds (9-4-10; the bound is 11).
+Point = tuple[int, int]  # (x in Z_m, orbit)
+CYCLIC: dict[int, tuple[int, int, tuple[tuple[Point, ...], ...]]] = {
+    # players: (m, orbits, base tables; the first `fixed` tables also hold inf_0, inf_1, ...)
+    24: (
+        7,
+        3,
+        (
+            ((4, 0), (5, 1), (3, 2)),
+            ((5, 0), (0, 1), (0, 2)),
+            ((2, 0), (1, 1), (2, 2)),
+            ((6, 0), (3, 1), (4, 1), (6, 1)),
+            ((0, 0), (1, 0), (3, 0), (4, 2)),
+            ((2, 1), (1, 2), (5, 2), (6, 2)),
+        ),
+    ),
+    28: (
+        9,
+        3,
+        (
+            ((1, 0), (2, 1), (3, 2)),
+            ((5, 0), (6, 0), (1, 1), (3, 1)),
+            ((3, 0), (8, 0), (2, 2), (4, 2)),
+            ((0, 0), (2, 0), (0, 2), (6, 2)),
+            ((4, 0), (7, 0), (6, 1), (7, 1)),
+            ((5, 1), (8, 1), (1, 2), (5, 2)),
+            ((0, 1), (4, 1), (7, 2), (8, 2)),
+        ),
+    ),
+    36: (
+        10,
+        3,
+        (
+            ((4, 0), (6, 1), (7, 2)),
+            ((8, 0), (8, 1), (8, 2)),
+            ((1, 0), (0, 1), (2, 2)),
+            ((3, 0), (7, 1), (0, 2)),
+            ((5, 0), (3, 1), (9, 2)),
+            ((7, 0), (4, 1), (3, 2)),
+            ((0, 0), (2, 0), (9, 0), (5, 1)),
+            ((6, 0), (1, 2), (4, 2), (5, 2)),
+            ((1, 1), (2, 1), (9, 1), (6, 2)),
+        ),
+    ),
+}
+
+
+def _cyclic_rounds(players: int) -> list[RoundBuilder]:
+    m, orbits, base = CYCLIC[players]
+    fixed = players - m * orbits
+
+    def build(g: int) -> RoundBuilder:
+        def make() -> Round:
+            out = []
+            for b, table in enumerate(base):
+                seats = [i * m + (x + g) % m for x, i in table]
+                if b < fixed:
+                    seats.append(orbits * m + b)
+                out.append(seats)
+            return out
+
+        return make
+
+    return [build(g) for g in range(m)]
+
+
 def design(players: int, size: int = 4) -> Design:
     """The largest pair-disjoint set of rounds this module can build for `players` at tables
     of `size` (4, or 3 under three-player rules; size | players). Tables of three use three
@@ -156,4 +232,7 @@ def design(players: int, size: int = 4) -> Design:
     transversal = len(rounds)
     if m % size == 0 and m >= size:
         rounds += [_column_rounds(m, sub, size) for sub in design(m, size).rounds]
+    if size == 4 and players in CYCLIC and CYCLIC[players][0] > len(rounds):
+        # No column structure: groups are kept apart by the search (__init__.generate_plan).
+        return Design(players=players, columns=m, rounds=_cyclic_rounds(players), transversal=0)
     return Design(players=players, columns=m, rounds=rounds, transversal=transversal)

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import asdict, dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import asdict, dataclass, replace
 from itertools import combinations, pairwise
 from typing import Any
 
@@ -22,6 +22,11 @@ class Quality:
     min_shared_opponents_unmet: int | None  # None when every pair met
     consecutive_repeats: int  # pairs seated together in two consecutive rounds
     rank_spread_mean: float | None  # last round, positions in `ranking`; None without one
+    # Pairs of one group (club, country, team; substitutes) at one table in the sessions where
+    # groups are kept apart, and the least any seating must have there (a group larger than
+    # the tables of a session must share some); None when no groups were given.
+    group_pairs: int | None = None
+    group_pairs_least: int | None = None
 
     def to_dict(self) -> dict[str, int | float | None]:
         return asdict(self)
@@ -40,15 +45,48 @@ class Quality:
         ]
         if self.rank_spread_mean is not None:
             lines.append(f"Mean rank spread per table (last round): {self.rank_spread_mean:.2f}")
+        if self.group_pairs is not None:
+            lines.append(
+                f"Same-group pairs at a table: {self.group_pairs}"
+                f" (least possible {self.group_pairs_least})"
+            )
         return "\n".join(lines)
 
 
+def group_pairs(
+    sessions: Sequence[Sequence[Sequence[Any]]], groups: Mapping[Any, Any]
+) -> tuple[int, int]:
+    """(pairs of one group seated at one table, the least possible) over `sessions`. The least
+    possible spreads each group as evenly as the session's tables allow: a group of g over T
+    tables puts ceil(g / T) at some tables."""
+    found = least = 0
+    for rnd in sessions:
+        tables = len(rnd)
+        sizes: dict[Any, int] = {}
+        for table in rnd:
+            labels = [groups[p] for p in table if groups.get(p) not in (None, "")]
+            for a, b in combinations(labels, 2):
+                found += a == b
+            for label in labels:
+                sizes[label] = sizes.get(label, 0) + 1
+        for g in sizes.values():
+            q, r = divmod(g, max(tables, 1))
+            least += r * (q + 1) * q // 2 + (tables - r) * q * (q - 1) // 2
+    return found, least
+
+
 def session_quality(
-    sessions: Sequence[Sequence[Sequence[Any]]], *, ranking: Sequence[Any] | None = None
+    sessions: Sequence[Sequence[Sequence[Any]]],
+    *,
+    ranking: Sequence[Any] | None = None,
+    groups: Mapping[Any, Any] | None = None,
+    grouped: Sequence[int] | None = None,
 ) -> Quality:
     """Measure a whole tournament whose sessions may seat different players (drops, late
     arrivals, substitutes): ids are any hashables; `players` counts everyone seated once.
-    Wind spread is over each player's own sessions."""
+    Wind spread is over each player's own sessions. With `groups` (id -> label), pairs of one
+    group at a table are counted in the sessions `grouped` (0-based indices: those a plan seated
+    with groups kept apart; all when None)."""
     ids: dict[Any, int] = {}
     for rnd in sessions:
         for table in rnd:
@@ -59,7 +97,12 @@ def session_quality(
     if ranking is not None:
         seen = set(ranking)
         order = [ids[p] for p in ranking if p in ids] + [i for p, i in ids.items() if p not in seen]
-    return quality(plan, ranking=order, strict=False)
+    measured = quality(plan, ranking=order, strict=False)
+    if groups is None:
+        return measured
+    chosen = range(len(sessions)) if grouped is None else grouped
+    found, least = group_pairs([sessions[i] for i in chosen if 0 <= i < len(sessions)], groups)
+    return replace(measured, group_pairs=found, group_pairs_least=least)
 
 
 def quality(plan: Plan, *, ranking: Sequence[int] | None = None, strict: bool = True) -> Quality:

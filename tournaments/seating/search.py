@@ -19,8 +19,11 @@ from itertools import combinations
 
 from .core import Plan, Round
 
-CONSECUTIVE = 2
-GROUP = 3
+CONSECUTIVE = 6  # a pair together in consecutive rounds: above a second meeting (1) and a third (2)
+# A pair of one group (club, country) at a table in the rounds that keep groups apart: above
+# anything repeats can cost, so the search gives up repeats first (issue 17.5: a hard rule
+# where feasible; the quality report counts what is left).
+GROUP = 1000
 MOVERS = 8  # conflicting players tried per step; bounds the cost of a step on big fields
 
 
