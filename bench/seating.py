@@ -1,19 +1,24 @@
 """Seating benchmark against Mahjong Pantheon's figures (/work/shared/ANCHORS.md).
 
 Run: .venv/bin/python bench/seating.py [--seeds 3] [--quick] [--swiss-only] [--sizes 16x5,32x8]
+         [--small-fields]
 
 Whole-tournament plans: extra meetings, most meetings of a pair, wind spread and time (median
 over seeds), beside Pantheon's random seating (median of 3 seeds, default settings, commit
 b8609fd8). Swiss: ANCHORS.md's simulation (seeds 1, 2, 3, median of each column), every
 session seated by swiss_session; extra meetings, mean rank spread per table over sessions
 2..S, back-to-back repeats, wind spread and the slowest session, beside Pantheon's Swiss with
-the ratio ours / theirs. The search is counted in iterations, so the figures do not depend on
-the machine's load; the times do.
+the ratio ours / theirs. Each session is told the event's session count (organisers plan it;
+it lets winds end balanced). Small fields (--small-fields, also in a full run): 24x6, 28x8 and
+36x10 whole-tournament plans from known designs, with the social golfer bound. The search is
+counted in iterations, so the figures do not depend on the machine's load; the times do (the
+load average is printed).
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import statistics
 import sys
@@ -22,7 +27,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from tournaments.seating import generate_plan, quality, swiss_session
+from tournaments.seating import generate_plan, quality, swiss_session, wind_counts
 from tournaments.seating.swiss import competition_ranks
 
 # players, sessions -> random seating: extra meetings, most meetings, total time (s)
@@ -67,7 +72,9 @@ def bench_plans(seeds: int) -> None:
         )
 
 
-# ANCHORS.md, Swiss: extra meetings, mean rank spread per table, back-to-back repeats.
+# ANCHORS.md, Swiss: extra meetings, mean rank spread per table, back-to-back repeats (its wind
+# spread with balanced winds is 1-2).
+PANTHEON_WIND = "1-2"
 PANTHEON_SWISS: dict[tuple[int, int], tuple[int, float, int]] = {
     (16, 5): (0, 8.88, 0),
     (32, 8): (21, 12.95, 3),
@@ -91,7 +98,9 @@ def simulate_swiss(players: int, sessions: int, seed: int) -> dict[str, float]:
     spreads, slowest = [], 0.0
     for s in range(sessions):
         start = time.perf_counter()
-        tables = swiss_session(players=ids, points=points, history=history, seed=seed)
+        tables = swiss_session(
+            players=ids, points=points, history=history, seed=seed, sessions=sessions
+        )
         slowest = max(slowest, time.perf_counter() - start)
         if s:  # everyone is tied before session 1
             rank = dict(zip(ids, competition_ranks(ids, points), strict=True))
@@ -106,7 +115,9 @@ def simulate_swiss(players: int, sessions: int, seed: int) -> dict[str, float]:
             for place, (p, raw) in enumerate(zip(order, raws, strict=True)):
                 points[p] += raw - 25000 + UMA[place]
     q = quality(history)
+    counts = wind_counts(history, players)
     return {
+        "wind2": sum(max(c) - min(c) >= 2 for c in counts),
         "extra": q.extra_meetings,
         "spread": statistics.mean(spreads),
         "b2b": q.consecutive_repeats,
@@ -126,7 +137,8 @@ def bench_swiss(seeds: int, sizes: list[tuple[int, int]]) -> None:
     print(f"Swiss (ANCHORS.md simulation, seeds 1..{seeds}, median of each column)")
     head = (
         f"{'case':>9} | {'extra':>5} {'Panth.':>6} {'ratio':>5} | {'spread':>6} {'Panth.':>6} "
-        f"{'ratio':>5} | {'b2b':>3} {'Panth.':>6} | {'wind':>4} | {'slowest s':>9} | verdict"
+        f"{'ratio':>5} | {'b2b':>3} {'Panth.':>6} | {'wind':>4} {'Panth.':>6} | {'slowest s':>9} "
+        "| verdict"
     )
     print(head)
     print("-" * len(head))
@@ -138,14 +150,44 @@ def bench_swiss(seeds: int, sizes: list[tuple[int, int]]) -> None:
             return statistics.median(x[key] for x in rows)
 
         extra, spread, b2b = med("extra"), med("spread"), med("b2b")
+        wind = max(x["wind"] for x in rows)
         ok = extra <= p_extra and spread <= p_spread and b2b == 0
         print(
             f"{n:>5}x{r:<3} | {extra:>5.0f} {p_extra:>6} {ratio(extra, p_extra):>5} | "
             f"{spread:>6.2f} {p_spread:>6.2f} {ratio(spread, p_spread):>5} | {b2b:>3.0f} "
-            f"{p_b2b:>6} | {max(x['wind'] for x in rows):>4.0f} | "
+            f"{p_b2b:>6} | {wind:>4.0f} {PANTHEON_WIND:>6} | "
             f"{max(x['slowest'] for x in rows):>9.2f} | {'at or beyond' if ok else 'BEHIND'}"
+            + ("" if wind <= 1 else f" (wind 2: {max(x['wind2'] for x in rows)} players)")
         )
-    print("(ratio = ours / Pantheon's, lower is better; rank spread 3 is pure rank order)")
+    print(
+        "(ratio = ours / Pantheon's, lower is better; rank spread 3 is pure rank order; verdict:"
+        " extra meetings and mean spread <= Pantheon's with no back-to-back repeat; wind = worst"
+        " player's most-used minus least-used wind over all seeds, and how many players end"
+        " with 2 in the worst seed)"
+    )
+
+
+# Small fields: players x sessions -> most sessions with no repeat known (social golfer
+# problem with groups of 4; the bound floor((n - 1) / 3)).
+SMALL_FIELDS = {(24, 6): (7, 7), (28, 8): (9, 9), (36, 10): (10, 11)}
+
+
+def bench_small_fields(seeds: int) -> None:
+    print()
+    print(f"Small fields: whole-tournament plans (seeds 0..{seeds - 1}, worst of each column)")
+    head = (
+        f"{'case':>9} | {'extra':>5} {'max':>3} {'b2b':>3} {'wind':>4} | "
+        f"{'no-repeat sessions: ours':>24} {'bound':>5}"
+    )
+    print(head)
+    print("-" * len(head))
+    for (n, r), (built, bound) in SMALL_FIELDS.items():
+        qs = [quality(generate_plan(players=n, rounds=r, seed=seed)) for seed in range(seeds)]
+        print(
+            f"{n:>5}x{r:<3} | {max(q.extra_meetings for q in qs):>5} "
+            f"{max(q.max_meetings for q in qs):>3} {max(q.consecutive_repeats for q in qs):>3} "
+            f"{max(q.wind_spread for q in qs):>4} | {built:>24} {bound:>5}"
+        )
 
 
 def main() -> None:
@@ -156,7 +198,12 @@ def main() -> None:
     parser.add_argument(
         "--sizes", help="Swiss sizes as 16x5,32x8 (default: every size in ANCHORS.md)"
     )
+    parser.add_argument("--small-fields", action="store_true", help="only the small fields")
     args = parser.parse_args()
+    print("load average at start: {:.2f} {:.2f} {:.2f}".format(*os.getloadavg()))
+    if args.small_fields:
+        bench_small_fields(args.seeds)
+        return
     seeds = 1 if args.quick else args.seeds
     sizes = list(PANTHEON_SWISS)
     if args.sizes:
@@ -165,6 +212,9 @@ def main() -> None:
         bench_plans(seeds)
     if not args.quick:
         bench_swiss(seeds, sizes)
+        if not args.sizes:
+            bench_small_fields(seeds)
+    print("load average at end: {:.2f} {:.2f} {:.2f}".format(*os.getloadavg()))
 
 
 if __name__ == "__main__":

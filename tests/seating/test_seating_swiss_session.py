@@ -223,3 +223,67 @@ def test_command_default_table_size_option() -> None:
     assert done.returncode == 0, done.stderr
     tables = json.loads(done.stdout)["tables"]
     assert_seats_everyone(tables, [1, 2, 3, 4, 5, 6], 3)
+
+
+@pytest.mark.parametrize(("players", "sessions"), [(16, 5), (24, 6), (40, 7), (48, 8)])
+def test_winds_end_balanced_when_the_session_count_is_known(players: int, sessions: int) -> None:
+    # Issue 17.1: seat-wind spread (most-used minus least-used wind) at most 1 at the end of
+    # the event, at most 2 on the way; every session seats each player once. (The end rule
+    # gives way when it costs more than END_TOLERANCE ranks of spread per table: then <= 2.)
+    rng = random.Random(players)
+    ids = list(range(players))
+    points: dict = {}
+    history: list = []
+    for _ in range(sessions):
+        tables = swiss_session(
+            players=ids, points=points, history=history, seed=1, sessions=sessions
+        )
+        assert_seats_everyone(tables, ids)
+        history.append(tables)
+        assert quality(history).wind_spread <= 2
+        play(tables, points, rng)
+    q = quality(history)
+    assert q.wind_spread <= 1
+    assert q.consecutive_repeats == 0
+
+
+def test_wind_spread_stays_at_most_two_without_the_session_count() -> None:
+    rng = random.Random(4)
+    ids = list(range(24))
+    points: dict = {}
+    history: list = []
+    for _ in range(6):
+        tables = swiss_session(players=ids, points=points, history=history, seed=4)
+        history.append(tables)
+        assert quality(history).wind_spread <= 2
+        play(tables, points, rng)
+
+
+def test_command_takes_the_session_count_and_reports_groups_on_stderr() -> None:
+    # The answer stays exactly {"tables": [...]}; a group larger than the tables (5 players
+    # of one club at 4 tables) is seated, and standard error says what could not be avoided.
+    ids = list(range(16))
+    request = {
+        "players": ids,
+        "groups": {str(p): "club" for p in range(5)},
+        "sessions": 5,
+        "seed": 2,
+    }
+    notes: list[str] = []
+    reply = answer(json.dumps(request), notes=notes)
+    assert list(reply) == ["tables"]
+    assert_seats_everyone(reply["tables"], ids)
+    assert notes == ["1 same-group pair share a table (least possible 1)"]
+    assert "sessions" in answer('{"players": [1, 2, 3, 4], "sessions": 0}')["error"]
+    done = subprocess.run(
+        [sys.executable, "manage.py", "seating_swiss"],
+        cwd=ROOT,
+        env={},
+        input=json.dumps(request) + "\n",
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["tables"] == reply["tables"]
+    assert "request 1: 1 same-group pair share a table (least possible 1)" in done.stderr

@@ -93,3 +93,44 @@ def test_random_replan_from_session_two_keeps_session_one(
     met = [p for rnd in [session1, *plan.plan] for p in _pairs(rnd)]
     assert len(met) == len(set(met)) == 4 * 24  # 4 rounds of 24 pairs, none twice
     assert plan.quality["rounds"] == 4 and plan.quality["extra_meetings"] == 0
+
+
+def test_random_plan_keeps_clubs_apart_in_every_session_and_reports_it(
+    tournament, organiser, registrations, django_capture_on_commit_callbacks
+):
+    # Issue 17.5: groups are a hard rule in random plans too (separate_rounds 0: every
+    # session); the stored report counts same-club pairs at a table and the least possible.
+    for i, r in enumerate(registrations):
+        r.club_name = f"Club {i % 4}"  # four clubs of four at four tables: all can be apart
+        r.save(update_fields=["club_name"])
+    plan = _request(
+        organiser,
+        tournament,
+        django_capture_on_commit_callbacks,
+        mode="random",
+        seed=2,
+        options={"rounds": 4, "separate_by": "club"},
+    )
+    club = {r.pk: r.club_name for r in registrations}
+    for rnd in plan.plan:
+        assert all(len({club[p] for p in t}) == 4 for t in rnd)
+    assert plan.quality["group_pairs"] == 0 and plan.quality["group_pairs_least"] == 0
+    assert plan.quality["extra_meetings"] == 0
+
+
+def test_swiss_report_counts_group_pairs_it_could_not_avoid(
+    tournament, organiser, registrations, first_session, django_capture_on_commit_callbacks
+):
+    # Five players of one club at four tables: one pair must share a table, and the report
+    # says so (1, least possible 1).
+    for r in registrations[:5]:
+        r.club_name = "Big Club"
+        r.save(update_fields=["club_name"])
+    plan = _request(
+        organiser,
+        tournament,
+        django_capture_on_commit_callbacks,
+        mode="swiss",
+        options={"from_session": 2, "separate_by": "club"},
+    )
+    assert plan.quality["group_pairs"] == 1 and plan.quality["group_pairs_least"] == 1

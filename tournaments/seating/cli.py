@@ -4,10 +4,13 @@ Request (one JSON object per line on standard input)::
 
     {"players": [id, ...], "points": {"<id>": total before this session, ...},
      "history": [[[E, S, W, N], ...] for each earlier session], "seed": int,
-     "groups": {"<id>": "label"}, "table_size": 4 or 3}
+     "groups": {"<id>": "label"}, "table_size": 4 or 3, "sessions": int}
 
-``points`` may be omitted before the first session, ``groups`` and ``table_size`` (default 4)
-always; ``seed`` defaults to 0. ``history`` may hold ids not in ``players`` (dropped players)
+``points`` may be omitted before the first session, ``groups``, ``table_size`` (default 4)
+and ``sessions`` always; ``seed`` defaults to 0. ``sessions`` (optional, an addition to issue
+17's contract) is how many sessions the event has in all: with it, every player's wind
+spread ends at most 1 (it is kept <= 2 on the way); without it, a spread <= 1 is kept where
+standing allows. ``history`` may hold ids not in ``players`` (dropped players)
 and ``players`` ids not in ``history`` (late arrivals). Ids are JSON integers or strings;
 ``points`` and ``groups`` are keyed by the id as a string, as JSON objects must be.
 
@@ -15,7 +18,10 @@ Answer (exactly one JSON line per request, flushed): ``{"tables": [[E, S, W, N],
 seating every id of ``players`` exactly once, leaders' table first, or ``{"error": "..."}``.
 Blank lines are skipped. ``--table-size 3`` sets the default for requests without a
 ``table_size`` (three-player rules, WDMC 2019 5.1). Plain Python: no Django settings,
-database or environment needed.
+database or environment needed. When groups cannot all be kept apart (a group larger than
+the tables), the answer still seats everyone and a line on standard error says how many
+same-group pairs share a table and the least possible; standard output keeps exactly one
+answer per request.
 """
 
 from __future__ import annotations
@@ -26,9 +32,10 @@ from collections.abc import Iterable
 from typing import IO, Any
 
 from .core import SeatingError
+from .quality import group_pairs
 from .swiss import swiss_session
 
-FIELDS = {"players", "points", "history", "seed", "groups", "table_size"}
+FIELDS = {"players", "points", "history", "seed", "groups", "table_size", "sessions"}
 
 
 class RequestError(ValueError):
@@ -97,6 +104,11 @@ def parse_request(request: Any) -> dict[str, Any]:
     table_size = request.get("table_size", 4)
     if table_size not in (3, 4) or isinstance(table_size, bool):
         raise RequestError("table_size: 4 or 3")
+    planned = request.get("sessions")
+    if planned is not None and (
+        isinstance(planned, bool) or not isinstance(planned, int) or planned < 1
+    ):
+        raise RequestError("sessions: the number of sessions of the event, 1 or more")
     return {
         "players": ids,
         "points": _keyed(request, "points", by_key, (int, float)),
@@ -104,11 +116,14 @@ def parse_request(request: Any) -> dict[str, Any]:
         "history": sessions,
         "seed": seed,
         "table_size": table_size,
+        "sessions": planned,
     }
 
 
-def answer(line: str, *, table_size: int = 4) -> dict[str, Any]:
-    """The answer object for one request line (`table_size`: when the request has none)."""
+def answer(line: str, *, table_size: int = 4, notes: list[str] | None = None) -> dict[str, Any]:
+    """The answer object for one request line (`table_size`: when the request has none).
+    Same-group pairs the seating could not avoid are described in `notes` (not the answer,
+    whose shape the contract fixes)."""
     try:
         request = json.loads(line)
     except ValueError as error:
@@ -116,21 +131,38 @@ def answer(line: str, *, table_size: int = 4) -> dict[str, Any]:
     try:
         if isinstance(request, dict) and "table_size" not in request:
             request = {**request, "table_size": table_size}
-        return {"tables": swiss_session(**parse_request(request))}
+        parsed = parse_request(request)
+        tables = swiss_session(**parsed)
     except (RequestError, SeatingError) as error:
         return {"error": str(error)}
+    if parsed["groups"] and notes is not None:
+        found, least = group_pairs([tables], parsed["groups"])
+        if found:
+            notes.append(
+                f"{found} same-group pair{'s' if found > 1 else ''} share a table "
+                f"(least possible {least})"
+            )
+    return {"tables": tables}
 
 
-def serve(lines: Iterable[str], out: IO[str], *, table_size: int = 4) -> int:
-    """Answer each non-blank line with one JSON line, flushed; returns the count answered."""
+def serve(
+    lines: Iterable[str], out: IO[str], *, table_size: int = 4, err: IO[str] | None = None
+) -> int:
+    """Answer each non-blank line with one JSON line, flushed; returns the count answered.
+    Notes (groups that could not be kept apart) go to `err`, one line each."""
     answered = 0
     for line in lines:
         if not line.strip():
             continue
-        reply = answer(line, table_size=table_size)
+        notes: list[str] = []
+        reply = answer(line, table_size=table_size, notes=notes)
         out.write(json.dumps(reply, separators=(",", ":")) + "\n")
         out.flush()
         answered += 1
+        if err is not None:
+            for note in notes:
+                err.write(f"seating_swiss: request {answered}: {note}\n")
+            err.flush()
     return answered
 
 
@@ -148,7 +180,7 @@ def main(argv: list[str] | None = None) -> int:
     if args:
         sys.stderr.write(f"seating_swiss: unexpected arguments {' '.join(args)}\n{USAGE}")
         return 2
-    serve(sys.stdin, sys.stdout, table_size=table_size)
+    serve(sys.stdin, sys.stdout, table_size=table_size, err=sys.stderr)
     return 0
 
 

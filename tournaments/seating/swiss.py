@@ -3,22 +3,26 @@
 ``swiss_session`` works on player ids, so the history may hold players who have left and the
 session players never seated before. It minimises, over all tables of the session,
 
-    sum of  BACK_TO_BACK * pairs who shared a table in the previous session
-          + GROUP        * pairs of one group (club, country, team; substitutes)
-          + REPEAT       * earlier meetings of its pairs
-          + WIND         * 1 if its players cannot each take a wind keeping their spread <= 1
+    sum of  GROUP        * pairs of one group (club, country, team; substitutes)      hard
+          + BACK_TO_BACK * pairs who shared a table in the previous session           hard
+          + n + 8        * 1 if its players cannot take winds keeping spreads <= 2     hard
+          + END          * 1 if they cannot take winds from which every player's spread
+                           can still end <= 1 by the last session (session count known)
+          + REPEAT       * earlier meetings of its pairs (14)
+          + WIND         * 1 if its players cannot take winds keeping spreads <= 1 now (1)
           + rank spread  (worst minus best competition rank before the session)
 
-The weights make the order lexicographic: a repeat outweighs any single table's spread, a
-back-to-back repeat or a group pair outweighs every repeat. The search is seeded greedy
-construction (players in standing order, each table filled with the nearest-ranked players
-who add no penalty) followed by simulated annealing over swaps of two players between
-tables, with a fixed number of iterations: the same request and seed give the same tables on
-any machine under any load (there is no clock in it).
+"Hard" weights exceed any table's rank spread (< n), so only the impossible keeps them. END is
+hard (n + 8) unless that costs more than END_TOLERANCE ranks of spread per table against the
+same search with END = WIND_END (then soft): with 1000 players and 12 sessions the last
+session would have to give every player one particular wind. The search is a beam sweep in
+standing order (players join open tables) followed by simulated annealing over swaps of two
+players between tables, with a fixed number of iterations: the same request and seed give the
+same tables on any machine under any load (there is no clock in it).
 
-Small fields may know the number of sessions still to play (``sessions``): when a zero-repeat
-finish still exists for the remaining sessions, a candidate round that leaves none is
-rejected (a bounded exact search checks it, see ``lookahead``).
+Small fields (up to SMALL_FIELD players) while a zero-repeat event up to the bound
+(n - 1) / 3 is still possible: the cheapest round after which it stays possible (a
+node-bounded exact search, ``_exact_round``).
 """
 
 from __future__ import annotations
@@ -35,11 +39,15 @@ from .core import SeatingError, check_player_count
 
 Id = Any  # a player id: any hashable (the command passes JSON integers and strings)
 
-REPEAT = 12  # one earlier meeting at a table costs as much as 12 ranks of spread
+REPEAT = 14  # one earlier meeting at a table costs as much as 14 ranks of spread
 WIND = 1  # a player's wind spread reaching 2 (soft: winds trade against standing)
+# Winds that can no longer end balanced (spread <= 1) by the last session: hard, unless the
+# hard rule costs more than END_TOLERANCE ranks of spread per table; then WIND_END.
+WIND_END = 1
+END_TOLERANCE = 12
 # A wind spread of 3 costs n + 8, a back-to-back pair 4k(n + 8), a pair of one group 16k(n + 8):
 # each above any table's rank spread (< n), so only the impossible keeps them.
-ITERATIONS_PER_PLAYER = 100  # annealing moves per player (at least MIN_ITERATIONS)
+ITERATIONS_PER_PLAYER = 200  # annealing moves per player (at least MIN_ITERATIONS)
 MIN_ITERATIONS = 20_000
 SWEEP_BEAM = 24  # states kept per player by the sweep that builds the first tables
 MAX_OPEN = 6  # tables open at once in the sweep
@@ -63,6 +71,29 @@ def _allowed(counts: Sequence[int], spread: int = 1) -> int:
     return out
 
 
+def _need(counts: Sequence[int]) -> int:
+    """Sessions a player needs at least before their wind spread can be <= 1: each wind below
+    (most used - 1) must catch up."""
+    top = max(counts) - 1
+    return sum(max(0, top - c) for c in counts)
+
+
+def _reachable(counts: Sequence[int], horizon: int | None) -> int:
+    """Winds (bit w) after which `horizon` more sessions can still bring the player's wind
+    spread to <= 1 (all winds when the session count is unknown); when none can, those that
+    come closest."""
+    k = len(counts)
+    if horizon is None:
+        return (1 << k) - 1
+    needs = []
+    for w in range(k):
+        after = list(counts)
+        after[w] += 1
+        needs.append(_need(after))
+    limit = max(horizon, min(needs))
+    return sum(1 << w for w in range(k) if needs[w] <= limit)
+
+
 @lru_cache(maxsize=1 << 17)
 def _feasible(masks: tuple[int, ...]) -> bool:
     """Whether players with these allowed-wind masks can take distinct allowed winds."""
@@ -79,20 +110,27 @@ def _feasible_key(key: int) -> bool:
     return _feasible(tuple(key >> (4 * i) & 15 for i in range(k)))
 
 
-def seat_order(table: Sequence[Id], counts: Mapping[Id, Sequence[int]]) -> list[Id]:
-    """Seat order (East first) for one table given each player's wind counts so far: least
-    total excess spread first, then the least-used winds, then the given order."""
+def seat_order(
+    table: Sequence[Id], counts: Mapping[Id, Sequence[int]], horizon: int | None = None
+) -> list[Id]:
+    """Seat order (East first) for one table given each player's wind counts so far: no wind
+    spread above 2 where possible, then fewest players who could no longer reach a spread
+    <= 1 in the `horizon` sessions after this one (when the session count is known), then
+    least total excess spread, then the least-used winds, then the given order."""
     k = len(table)
-    best: tuple[tuple[int, int], list[Id]] | None = None
+    best: tuple[tuple[int, int, int, int], list[Id]] | None = None
     zero = [0] * k
     for perm in permutations(range(k)):  # perm[i] = wind of table[i]
-        spread = used = 0
+        wide = late = spread = used = 0
         for p, w in zip(table, perm, strict=True):
             c = list(counts.get(p, zero))
             c[w] += 1
+            wide += max(0, max(c) - min(c) - 2)
+            if horizon is not None:
+                late += _need(c) > horizon
             spread += max(0, max(c) - min(c) - 1)
             used += c[w] * c[w]
-        key = (spread, used)
+        key = (wide, late, spread, used)
         if best is None or key < best[0]:
             seats: list[Id] = [None] * k
             for p, w in zip(table, perm, strict=True):
@@ -138,17 +176,29 @@ class _Session:
         weight: list[list[int]],
         masks: list[int],
         loose: list[int],
+        end: list[int],
         wind: int,
         wind2: int,
+        wind_end: int,
     ) -> None:
         self.n, self.k, self.pos, self.weight, self.wind = n, k, pos, weight, wind
-        self.masks, self.loose = masks, loose
-        self.wind2 = wind2
+        self.masks, self.loose, self.end = masks, loose, end
+        self.wind2, self.wind_end = wind2, wind_end
 
-    def _wind(self, key: int, loose_key: int) -> int:
-        if _feasible_key(key):
-            return 0
-        return self.wind + (0 if _feasible_key(loose_key) else self.wind2)
+    def _wind(self, t: Sequence[int]) -> int:
+        """Wind penalty of a table whose players cannot take distinct winds from `masks`."""
+        lo, end = self.loose, self.end
+        top = 0 if self.k == 4 else 1 << 16
+        loose_key = end_key = top
+        for i, q in enumerate(t):
+            loose_key |= lo[q] << (4 * i)
+            end_key |= end[q] << (4 * i)
+        x = self.wind
+        if not _feasible_key(end_key):
+            x += self.wind_end
+        if not _feasible_key(loose_key):
+            x += self.wind2
+        return x
 
     def cost(self, t: Sequence[int]) -> int:
         w, pos, masks = self.weight, self.pos, self.masks
@@ -160,8 +210,7 @@ class _Session:
             x += max(pa, pb, pc, pd) - min(pa, pb, pc, pd)
             key = masks[a] | masks[b] << 4 | masks[c] << 8 | masks[d] << 12
             if self.wind and not _feasible_key(key):
-                lo = self.loose
-                x += self._wind(key, lo[a] | lo[b] << 4 | lo[c] << 8 | lo[d] << 12)
+                x += self._wind(t)
             return x
         a, b, c = t
         x = w[a][b] + w[a][c] + w[b][c]
@@ -169,8 +218,7 @@ class _Session:
         x += max(pa, pb, pc) - min(pa, pb, pc)
         key = masks[a] | masks[b] << 4 | masks[c] << 8 | 1 << 16
         if self.wind and not _feasible_key(key):
-            lo = self.loose
-            x += self._wind(key, lo[a] | lo[b] << 4 | lo[c] << 8 | 1 << 16)
+            x += self._wind(t)
         return x
 
 
@@ -229,12 +277,15 @@ def swiss_session(
     groups: Mapping[Id, str | None] | None = None,
     table_size: int = 4,
     iterations: int | None = None,
+    sessions: int | None = None,
+    _end_kept: list[bool] | None = None,
 ) -> list[list[Id]]:
     """Seat the next session: tables (seat order East, South, West[, North]) of `players`,
     leaders' table first. `points` are totals before this session (missing: 0);
     `history` lists earlier sessions' tables of ids (any ids; dropped players are ignored);
     players in one `groups` label are kept apart where possible (a hard rule: the search
-    gives up any amount of standing and repeats first)."""
+    gives up any amount of standing and repeats first). `sessions`, the event's session count
+    when known, makes a wind spread <= 1 at the end a hard rule (see docs/seating.md)."""
     if table_size not in (3, 4):
         raise SeatingError("table_size must be 3 or 4")
     n = len(players)
@@ -268,14 +319,43 @@ def swiss_session(
             weight[b][a] += group
     counts = wind_history(history, k)
     zero = [0] * k
-    masks = [_allowed(counts.get(p, zero)) for p in players]
-    loose = [_allowed(counts.get(p, zero), 2) for p in players]
+    # Winds each player may take: `loose` (hard) keeps the wind spread <= 2 and, when the
+    # session count is known, a spread <= 1 reachable by the last session; `masks` (soft, WIND
+    # per table) also keeps it <= 1 now.
+    horizon = None if sessions is None else max(0, sessions - len(history) - 1)
+    loose, end, masks = [], [], []
+    for p in players:
+        c = counts.get(p, zero)
+        spread2 = _allowed(c, 2)
+        finish = _reachable(c, horizon) & spread2 or spread2
+        loose.append(spread2)
+        end.append(finish)
+        masks.append(_allowed(c) & finish or finish)
     pos = competition_ranks(players, points)
     rng = random.Random(seed)
     tiebreak = list(range(n))
     rng.shuffle(tiebreak)
     order = sorted(range(n), key=lambda i: (pos[i], tiebreak[i]))
-    s = _Session(n=n, k=k, pos=pos, weight=weight, masks=masks, loose=loose, wind=WIND, wind2=n + 8)
+    # The end of the event binds once some player's winds are limited by it: the session is
+    # then searched with a balanced end as a hard rule and with it soft, and the hard one is
+    # kept unless it costs more than END_TOLERANCE ranks of spread per table.
+    binding = any(e != lo for e, lo in zip(end, loose, strict=True))
+
+    def session(wind_end: int) -> _Session:
+        return _Session(
+            n=n,
+            k=k,
+            pos=pos,
+            weight=weight,
+            masks=masks,
+            loose=loose,
+            end=end,
+            wind=WIND,
+            wind2=n + 8,
+            wind_end=wind_end,
+        )
+
+    s = session(n + 8 if binding else 0)
     tables: list[list[int]] | None = None
     bound = (n - 1) // (k - 1)  # rounds in which nobody need meet anyone twice
     if n <= SMALL_FIELD and len(history) < bound:
@@ -284,12 +364,56 @@ def swiss_session(
         unmet = [sum(1 << q for q in range(n) if q != p and not weight[p][q]) for p in range(n)]
         tables = _exact_round(s, order, unmet, bound - len(history) - 1, EXACT_NODES)
     if tables is None:
-        tables = _sweep(s, order, SWEEP_BEAM)
         budget = max(MIN_ITERATIONS, ITERATIONS_PER_PLAYER * n)
-        _anneal(s, tables, rng, budget if iterations is None else iterations)
-    tables.sort(key=lambda t: (min(pos[p] for p in t), min(tiebreak[p] for p in t)))
-    by_id = {players[i]: counts.get(players[i], zero) for i in range(n)}
-    return [seat_order([players[i] for i in t], by_id) for t in tables]
+        if iterations is not None:
+            budget = iterations
+        tables = _sweep(s, order, SWEEP_BEAM)
+        _anneal(s, tables, rng, budget)
+        if binding:
+            soft = session(WIND_END)
+            other = _sweep(soft, order, SWEEP_BEAM)
+            _anneal(soft, other, random.Random(f"{seed}:soft"), budget)
+            hard_cost = sum(soft.cost(t) for t in tables)
+            soft_cost = sum(soft.cost(t) for t in other)
+            keep = hard_cost <= soft_cost + END_TOLERANCE * len(tables)
+            if keep and horizon:
+                # Balanced winds pay off only if the last session keeps the rule too: seat the
+                # sessions left on today's standings (a probe) and give the rule up now if a
+                # later session would.
+                probe_round = _seated(tables, players, counts, horizon, pos, tiebreak)
+                verdict: list[bool] = []
+                swiss_session(
+                    players=players,
+                    points=points,
+                    history=[*history, probe_round],
+                    seed=seed,
+                    groups=groups,
+                    table_size=table_size,
+                    iterations=iterations,
+                    sessions=sessions,
+                    _end_kept=verdict,
+                )
+                keep = all(verdict)
+            if _end_kept is not None:
+                _end_kept.append(keep)
+            if not keep:
+                tables = other
+    return _seated(tables, players, counts, horizon, pos, tiebreak)
+
+
+def _seated(
+    tables: list[list[int]],
+    players: Sequence[Id],
+    counts: Mapping[Id, Sequence[int]],
+    horizon: int | None,
+    pos: list[int],
+    tiebreak: list[int],
+) -> list[list[Id]]:
+    """Tables of indices as ids in seat order, leaders' table first."""
+    tables = sorted(tables, key=lambda t: (min(pos[p] for p in t), min(tiebreak[p] for p in t)))
+    zero = [0] * len(tables[0])
+    by_id = {players[i]: counts.get(players[i], zero) for t in tables for i in t}
+    return [seat_order([players[i] for i in t], by_id, horizon) for t in tables]
 
 
 def swiss_round(
@@ -423,7 +547,12 @@ def _sweep(s: _Session, order: list[int], beam: int) -> list[list[int]]:
         """Wind penalty of a (partial) table: can its players still take distinct winds?"""
         if _partial(k, tuple(sorted(s.masks[q] for q in t))):
             return 0
-        return wind + (0 if _partial(k, tuple(sorted(s.loose[q] for q in t))) else s.wind2)
+        x = wind
+        if not _partial(k, tuple(sorted(s.end[q] for q in t))):
+            x += s.wind_end
+        if not _partial(k, tuple(sorted(s.loose[q] for q in t))):
+            x += s.wind2
+        return x
 
     # state: (cost, open tables as tuples, closed tables as a linked list)
     states: list[tuple[int, tuple[tuple[int, ...], ...], Any]] = [(0, (), None)]

@@ -83,9 +83,18 @@ def build_plan_rounds(
             seed=plan.seed,
             groups=groups,
             table_size=size,
+            # The planned session count lets winds end balanced (spread <= 1) by the last one.
+            sessions=tournament.sessions_planned
+            if tournament.sessions_planned > len(history)
+            else None,
         )
         ranking = sorted(players, key=lambda p: -points[p])
-        quality = seating.session_quality([*history, tables], ranking=ranking).to_dict()
+        quality = seating.session_quality(
+            [*history, tables],
+            ranking=ranking,
+            groups=groups,
+            grouped=range(len(history), len(history) + 1),
+        ).to_dict()
         return [tables], quality
     index = {pk: i for i, pk in enumerate(players)}
     outside: dict[Any, int] = {}  # players who left: indices past the field
@@ -99,26 +108,32 @@ def build_plan_rounds(
         ]
         for rnd in history
     ]
-    separate_by = options.get("separate_by")
-    labels = None
-    if separate_by:
-        labels = [groups.get(pk) for pk in players]
+    rounds_wanted = options.get("rounds", tournament.sessions_planned)
+    # Groups (separate_by; substitutes always) are kept apart in the first `separate_rounds`
+    # sessions of the plan, 0 meaning all of them (issue 17.5: a hard rule where feasible).
+    labels = [groups.get(pk) for pk in players] if groups else None
+    separate = (options.get("separate_rounds", 0) or rounds_wanted) if labels else 0
     extra: dict[str, Any] = {}
     if options.get("time_budget"):
         extra["time_budget"] = float(options["time_budget"])
     rounds = seating.generate_plan(
         players=len(players),
-        rounds=options.get("rounds", tournament.sessions_planned),
+        rounds=rounds_wanted,
         seed=plan.seed,
         groups=labels,
-        separate_groups_rounds=options.get("separate_rounds", 0) if labels else 0,
+        separate_groups_rounds=separate,
         progress=progress,
         table_size=size,
         history=past,
         **extra,
     )
     as_ids = [[[players[i] for i in t] for t in rnd] for rnd in rounds]
-    return as_ids, seating.session_quality([*history, *as_ids]).to_dict()
+    report = seating.session_quality(
+        [*history, *as_ids],
+        groups=groups or None,
+        grouped=range(len(history), len(history) + separate),
+    )
+    return as_ids, report.to_dict()
 
 
 def build_requested_plan(*, plan_id: int) -> dict[str, Any]:

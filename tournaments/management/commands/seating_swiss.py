@@ -23,4 +23,4 @@ class Command(BaseCommand):
         parser.add_argument("--table-size", type=int, choices=(3, 4), default=4)
 
     def handle(self, *args: Any, **options: Any) -> None:
-        serve(sys.stdin, sys.stdout, table_size=options["table_size"])
+        serve(sys.stdin, sys.stdout, table_size=options["table_size"], err=sys.stderr)
