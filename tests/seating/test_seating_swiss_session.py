@@ -287,3 +287,35 @@ def test_command_takes_the_session_count_and_reports_groups_on_stderr() -> None:
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["tables"] == reply["tables"]
     assert "request 1: 1 same-group pair share a table (least possible 1)" in done.stderr
+
+
+def test_end_wind_rule_and_its_probe_are_deterministic_under_a_slowed_clock(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Issue 17.2: the sessions where the end-of-event wind rule binds run the search twice
+    # and probe the sessions left; all counted in iterations, so a clock that jumps an hour
+    # per call changes nothing.
+    rng = random.Random(6)
+    ids = list(range(40))
+    history = generate_plan(players=40, rounds=6, seed=6)
+    points = {p: rng.randrange(-50000, 50000) for p in ids}
+
+    def run() -> list:
+        return [
+            swiss_session(players=ids, points=points, history=history, seed=3, sessions=s)
+            for s in (7, 8)  # the last session, and the one before it (with its probe)
+        ]
+
+    before = run()
+    clock = [time.monotonic()]
+
+    def slow() -> float:
+        clock[0] += 3600.0
+        return clock[0]
+
+    monkeypatch.setattr(time, "monotonic", slow)
+    monkeypatch.setattr(time, "perf_counter", slow)
+    monkeypatch.setattr(time, "time", slow)
+    assert run() == before
+    for tables in before:
+        assert_seats_everyone(tables, ids)
