@@ -286,8 +286,8 @@ class StandingsSettingsForm(forms.Form):
     )
 
     def __init__(self, *args: Any, tournament: Tournament, **kwargs: Any) -> None:
+        from tournaments.standings.labels import TIE_BREAK_LABELS
         from tournaments.standings.ranking import DEFAULT_TIE_BREAKS, TIE_BREAKS
-        from tournaments.views.public import TIE_BREAK_LABELS
 
         super().__init__(*args, **kwargs)
         current = list(tournament.tie_breaks or DEFAULT_TIE_BREAKS)

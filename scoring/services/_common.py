@@ -10,8 +10,8 @@ from django.db.models import QuerySet
 from django.utils import timezone
 
 from core.errors import ConflictError, PermissionDenied, ValidationFailed
-from scoring.engine import RecordError, RulesError, load_ruleset, replay
-from scoring.models import Game
+from scoring.engine import RecordError, RulesError, final_results, load_ruleset, replay
+from scoring.models import Game, GamePenalty
 from scoring.policy import can_edit_game, policy_for
 from scoring.records import stored_rows_annotations
 from scoring.signals import announce_game_changed
@@ -173,3 +173,26 @@ def announce_change(game: Game, *, ratings: bool = False) -> None:
     finished = game.status == Game.Status.FINISHED
     if finished or ratings:
         announce_game_changed(game, finished=finished)
+
+
+def final_scores_summary(game: Game) -> dict[str, Any]:
+    """The replay-shaped summary of a final-scores game (no hands; `final` from the engine)."""
+    stored = game.final_scores or {}
+    if not stored:
+        return {"hands": [], "final": None, "ended_by": None, "next": None}
+    rules = load_ruleset(game.ruleset, game.rule_overrides or None)
+    penalties = [
+        {"seat": p.seat, "points": p.points, "kind": p.kind}
+        for p in GamePenalty.objects.filter(game=game).order_by("id")
+    ]
+    try:
+        final = final_results(
+            scores=stored["scores"],
+            rules=rules,
+            riichi_sticks_left=stored.get("riichi_sticks_left", 0),
+            penalties=penalties,
+            substitutes=game.substitutes or (),
+        )
+    except RecordError as error:
+        raise engine_error(error) from error
+    return {"hands": [], "final": final, "ended_by": "final_scores", "next": None}

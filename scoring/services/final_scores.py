@@ -11,30 +11,13 @@ from core.errors import ValidationFailed
 from scoring.engine import RecordError, final_results, load_ruleset
 from scoring.models import Game, GamePenalty
 
-from ._common import audit_scope, engine_error, lock_game, require_editor, require_open_session
-
-
-def final_scores_summary(game: Game) -> dict[str, Any]:
-    """The replay-shaped summary of a final-scores game (no hands; `final` from the engine)."""
-    stored = game.final_scores or {}
-    if not stored:
-        return {"hands": [], "final": None, "ended_by": None, "next": None}
-    rules = load_ruleset(game.ruleset, game.rule_overrides or None)
-    penalties = [
-        {"seat": p.seat, "points": p.points, "kind": p.kind}
-        for p in GamePenalty.objects.filter(game=game).order_by("id")
-    ]
-    try:
-        final = final_results(
-            scores=stored["scores"],
-            rules=rules,
-            riichi_sticks_left=stored.get("riichi_sticks_left", 0),
-            penalties=penalties,
-            substitutes=game.substitutes or (),
-        )
-    except RecordError as error:
-        raise engine_error(error) from error
-    return {"hands": [], "final": final, "ended_by": "final_scores", "next": None}
+from ._common import (
+    audit_scope,
+    engine_error,
+    lock_game,
+    require_editor,
+    require_open_session,
+)
 
 
 @transaction.atomic

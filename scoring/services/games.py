@@ -37,6 +37,7 @@ from ._common import (
     bump_version,
     check_ruleset,
     engine_error,
+    final_scores_summary,
     lock_game,
     require_editor,
     require_open_session,
@@ -69,8 +70,6 @@ def seat_players(game: Game) -> list[Player]:
 def compute_summary(game: Game) -> dict[str, Any]:
     """The engine's replay of the game as stored (raises ValidationFailed if it contradicts)."""
     if game.entry == Game.Entry.FINAL_SCORES:
-        from .final_scores import final_scores_summary
-
         return final_scores_summary(game)
     return run_engine(game_record(game))
 
@@ -406,9 +405,7 @@ def import_game_record(
             GameSeat.objects.filter(game=game, seat=sub["seat"]).update(player_id=sub["player_id"])
         _register_substitutes(game, substitutes)
     _import_tournament_penalties(actor, game, record, players, substitutes)
-    from .confirmations import needs_confirmation
-
-    if hands and needs_confirmation(actor, game):
+    if hands and policy_for(game).entry_waits(actor, game):
         # Club play without a referee: the other players confirm an imported record too.
         game.hands.update(confirmed=False)
         game.confirmed = False

@@ -158,7 +158,7 @@ def test_records_go_only_to_their_seated_empty_table(tmp_path):
     records = [r for r in json.loads(out.read_text(encoding="utf-8")) if r["hands"]]
     # Into the same tournament: its table already has a game with hands.
     from core.errors import ValidationFailed
-    from scoring.records import ImportTarget, import_game_records
+    from scoring.services.imports import ImportTarget, import_game_records
 
     with pytest.raises(ValidationFailed, match="already has a game"):
         import_game_records(actor=None, records=records, target=ImportTarget(tournament=t))

@@ -23,13 +23,8 @@ from core.errors import ValidationFailed
 from core.models import AuditEntry, Player
 from scoring.engine import replay
 from scoring.models import Game, GamePenalty, Hand
-from scoring.records import (
-    ImportTarget,
-    game_final,
-    game_record,
-    import_game_records,
-    player_label,
-)
+from scoring.records import game_final, game_record, player_label
+from scoring.services.imports import ImportTarget, import_game_records
 from tournaments.backup import export_tournament, import_tournament
 from tournaments.models import Penalty, SeatingPlan, StaffRole, Tournament
 from tournaments.standings.services import recompute_standings

@@ -9,7 +9,7 @@ from django.shortcuts import get_object_or_404, render
 from django.template.loader import render_to_string
 from django.utils.formats import number_format
 from django.utils.safestring import mark_safe
-from django.utils.translation import get_language, gettext_lazy
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from core import names
@@ -20,6 +20,7 @@ from tournaments import roles
 from tournaments.models import Seat, Session, StandingRow, Tournament
 from tournaments.selectors import HIDDEN, can_see_tournament
 from tournaments.standings import cache as standings_cache
+from tournaments.standings.labels import TIE_BREAK_LABELS
 from tournaments.standings.ranking import tie_breaks_of
 from tournaments.standings.selectors import session_numbers, standings_for
 from tournaments.views.charts import line_chart_svg
@@ -88,14 +89,6 @@ def standings_table_html(tournament: Tournament) -> str:
 
 
 # The names shown for Tournament.tie_breaks (tournaments/standings/ranking.py TIE_BREAKS).
-TIE_BREAK_LABELS = {
-    "best_game": gettext_lazy("best game"),
-    "most_firsts": gettext_lazy("first places"),
-    "fewest_lasts": gettext_lazy("last places"),
-    "average_placement": gettext_lazy("average placement"),
-    "total_table_score": gettext_lazy("table scores"),
-    "head_to_head": gettext_lazy("head to head"),
-}
 
 
 def _tie_break_text(value: float | int | None) -> str:

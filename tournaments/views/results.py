@@ -137,8 +137,8 @@ def _import_onto_tables(
     actor: Any, tables: list[Table], records: list[dict[str, Any]]
 ) -> list[Any]:
     """Record i goes to the i-th table; one transaction, so a bad record imports nothing.
-    (scoring.records.import_game_records takes one table per call.)"""
-    from scoring.records import ImportTarget, import_game_records
+    (scoring.services.imports.import_game_records takes one table per call.)"""
+    from scoring.services.imports import ImportTarget, import_game_records
 
     games: list[Any] = []
     with transaction.atomic():

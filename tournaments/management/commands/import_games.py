@@ -19,7 +19,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from club.models import Club, ClubNight
 from core.errors import ValidationFailed
-from scoring.records import ImportTarget, import_game_records
+from scoring.services.imports import ImportTarget, import_game_records
 from tournaments.models import Table
 
 
