@@ -29,3 +29,21 @@ def set(key: str, value: Any, timeout: int) -> None:
         cache.set(key, value, timeout)
     except Exception:
         log.warning("cache unavailable; %s not kept", key)
+
+
+def add(key: str, value: Any, timeout: int) -> bool | None:
+    """Keep `value` only if `key` is not there yet (atomic in Redis and in the local-memory
+    cache): True when kept, False when the key was there, None when the cache does not answer."""
+    try:
+        return bool(cache.add(key, value, timeout))
+    except Exception:
+        log.warning("cache unavailable; %s not added", key)
+        return None
+
+
+def delete(key: str) -> None:
+    """Forget `key`; nothing happens when the cache does not answer."""
+    try:
+        cache.delete(key)
+    except Exception:
+        log.warning("cache unavailable; %s not deleted", key)

@@ -11,6 +11,7 @@ database for every reader instead of failing the page (issue 14; /health/ says "
 
 from __future__ import annotations
 
+import time
 import uuid
 from collections.abc import Callable, Iterable
 from typing import Any
@@ -19,6 +20,11 @@ from core import cache as fail_open_cache
 from tournaments.models import Tournament
 
 TIMEOUT_SECONDS = 3600
+# cached_built_once: a builder that died keeps the others waiting at most this long (its lock
+# expires), and a waiter builds the value itself after WAIT_SECONDS rather than fail the page.
+LOCK_SECONDS = 120
+WAIT_SECONDS = 60
+POLL_SECONDS = 0.05
 
 
 def touch(tournament_ids: int | Iterable[int]) -> None:
@@ -41,3 +47,43 @@ def cached(tournament: Tournament, part: str, build: Callable[[], Any]) -> Any:
         value = build()
         fail_open_cache.set(key, value, TIMEOUT_SECONDS)
     return value
+
+
+def _pause(seconds: float) -> None:
+    """A waiter's pause between two looks at the cache (a seam for the tests)."""
+    time.sleep(seconds)
+
+
+def cached_built_once(tournament: Tournament, part: str, build: Callable[[], Any]) -> Any:
+    """As `cached`, for an answer that takes seconds to build (the results PDF): of the
+    requests that miss at once, one builds it under a lock in the cache (`add` is atomic) and
+    the others wait for it and serve the cached value, instead of each building it too.
+
+    Fails open like `cached`: with the cache down every request builds its own answer, and a
+    waiter whose builder never delivers builds the answer itself after WAIT_SECONDS.
+    """
+    key = f"standings:{part}:{tournament.pk}:{tournament.standings_version}"
+    value = fail_open_cache.get(key)
+    if value is not None:
+        return value
+    lock_key = f"lock:{key}"
+    token = uuid.uuid4().hex
+    deadline = time.monotonic() + WAIT_SECONDS
+    while True:
+        acquired = fail_open_cache.add(lock_key, token, LOCK_SECONDS)
+        if acquired is not False or time.monotonic() > deadline:
+            break  # ours to build: the lock is held, the cache is down, or the wait is over
+        _pause(POLL_SECONDS)
+        value = fail_open_cache.get(key)
+        if value is not None:
+            return value
+    try:
+        if acquired:  # built by the previous holder between our first look and the lock?
+            value = fail_open_cache.get(key)
+        if value is None:
+            value = build()
+            fail_open_cache.set(key, value, TIMEOUT_SECONDS)
+        return value
+    finally:
+        if acquired and fail_open_cache.get(lock_key) == token:
+            fail_open_cache.delete(lock_key)

@@ -49,7 +49,8 @@ def results_pdf(request: HttpRequest, slug: str) -> HttpResponse:
     if not published and not roles.is_organiser(request.user, tournament):
         raise PermissionDenied(_("The results are not published yet."))
     # Built once per standings version (and language, status and the heading's fields): a
-    # results PDF of 400 players takes seconds, and everyone downloads it at the prize-giving.
+    # results PDF of 400 players takes seconds, and everyone downloads it at the prize-giving:
+    # of the requests that miss at once, one builds it and the others wait for its copy.
     heading = "|".join(
         str(v)
         for v in (
@@ -62,5 +63,7 @@ def results_pdf(request: HttpRequest, slug: str) -> HttpResponse:
         )
     )
     part = f"results-pdf-{get_language()}-{hashlib.sha256(heading.encode()).hexdigest()[:16]}"
-    content = standings_cache.cached(tournament, part, lambda: pdf.final_results_pdf(tournament))
+    content = standings_cache.cached_built_once(
+        tournament, part, lambda: pdf.final_results_pdf(tournament)
+    )
     return _pdf_response(content, f"{slug}-results.pdf")
