@@ -18,6 +18,13 @@ from config.celery import app as celery_app
 
 ROOT = Path(__file__).resolve().parent.parent
 
+# The suite makes thousands of users (every factory user, staff role, seeded demo, login): with
+# Django's PBKDF2 (1,000,000 iterations, 0.37 s a password on this machine under load) hashing
+# was the largest single cost of the page and service tests. MD5 is only for tests; production
+# keeps Django's default hashers (config.settings sets none). Set before anything hashes:
+# django.contrib.auth caches the hasher list on first use.
+settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
 
 @pytest.fixture(autouse=True)
 def _english_after_each_test() -> Iterator[None]:
