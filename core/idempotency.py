@@ -29,6 +29,8 @@ from contextvars import ContextVar
 from typing import Any, ParamSpec, TypeVar
 
 from django.db import IntegrityError, transaction
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter
 from rest_framework import status
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -38,7 +40,7 @@ from core import limits
 from core.errors import ValidationFailed
 from core.models import IdempotencyRecord
 
-HEADER = "Idempotency-Key"
+HEADER = "Idempotency-Key"  # the one place the header is named (API schema: IDEMPOTENCY_PARAMETER)
 REPLAYED_HEADER = "Idempotent-Replayed"
 MAX_KEY_LENGTH = 200
 
@@ -188,3 +190,13 @@ def _replay(stored: IdempotencyRecord, fingerprint: str) -> Response:
     response = Response(stored.response_body, status=stored.status_code)
     response[REPLAYED_HEADER] = "true"
     return response
+
+
+# The header as the OpenAPI schema documents it on every idempotent endpoint.
+IDEMPOTENCY_PARAMETER = OpenApiParameter(
+    HEADER,
+    OpenApiTypes.STR,
+    OpenApiParameter.HEADER,
+    required=False,
+    description="Retry-safe POST: a repeat with the same key and body returns the first answer.",
+)

@@ -37,9 +37,9 @@ from scoring.engine import (
     load_ruleset,
     replay,
 )
+from scoring.engine.constants import RECORD_FORMAT
 from scoring.models import Game, GamePenalty, GameSeat, Hand
 
-FORMAT = "riichi-game-record/1"
 _NAME_WITH_EMA = re.compile(r"^(?P<name>.*?)\s*\[(?P<ema>\d{8})\]$")
 
 
@@ -170,7 +170,7 @@ def game_record(
     if stored is None:
         stored = load_stored_game(game)
     record: dict[str, Any] = {
-        "format": FORMAT,
+        "format": RECORD_FORMAT,
         "ruleset": game.ruleset,
         "players": [player_label(s.player) for s in stored.seats],
         "hands": [h.data for h in stored.hands],

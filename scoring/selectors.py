@@ -6,6 +6,7 @@ Views and API call these; none of them replays a game the database already holds
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from django.utils.translation import gettext as _
@@ -15,6 +16,11 @@ from scoring.models import Game, GamePenalty
 from scoring.records import game_record
 
 WINDS = "ESWN"
+
+
+def round_label(hand: Mapping[str, Any]) -> str:
+    """A replayed hand's round as pages show it: "E1", or "E1-2" with two honba."""
+    return f"{hand['round']}-{hand['honba']}" if hand.get("honba") else str(hand["round"])
 
 
 def chombo_points(rules: Ruleset) -> int | None:
@@ -127,7 +133,7 @@ def table_state(game: Game, *, upto: int | None = None) -> dict[str, Any]:
                 "number": i,
                 "data": stored,
                 "out": out,
-                "label": f"{out['round']}-{out['honba']}" if out["honba"] else str(out["round"]),
+                "label": round_label(out),
                 "summary": describe_hand(stored, players, rules=rules),
                 # EMA 2025 7.4: the hand in progress when the 15-minute signal sounded.
                 "time_signal": stored.get("time_signal") is True,

@@ -7,6 +7,7 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 
 from core.models import Player, country_validator
+from scoring.engine.constants import WIND_NAMES
 
 
 class Tournament(models.Model):
@@ -148,7 +149,7 @@ class Table(models.Model):
 
 
 class Seat(models.Model):
-    WINDS = ["East", "South", "West", "North"]  # stable names (API, str); pages use WIND_LABELS
+    WINDS = list(WIND_NAMES)  # stable names (API, str); pages use WIND_LABELS
     WIND_LABELS = (_("East"), _("South"), _("West"), _("North"))  # in the reader's language
 
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")

@@ -29,7 +29,7 @@ from core import cache as fail_open_cache
 from core.api.base import ID_BOUNDS, ServiceAPIView, ServiceViewSet, errors, parse
 from core.api.permissions import IsAuthenticatedForWrites
 from core.errors import ConflictError, ValidationFailed
-from core.idempotency import idempotent
+from core.idempotency import IDEMPOTENCY_PARAMETER, idempotent
 from scoring import services
 from scoring.engine import load_ruleset
 from scoring.models import Game, GameSeat
@@ -59,13 +59,6 @@ from .serializers import (
     game_payload,
 )
 
-IDEMPOTENCY_KEY = OpenApiParameter(
-    "Idempotency-Key",
-    OpenApiTypes.STR,
-    OpenApiParameter.HEADER,
-    required=False,
-    description="Retry-safe POST: a repeat with the same key and body returns the first answer.",
-)
 GAME_WRITE_ERRORS = errors(400, 403, 404, 409, 422)
 GAME_DETAIL_SECONDS = 600  # a game's answer, kept per version (a new version is a new key)
 
@@ -199,7 +192,7 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ServiceViewS
     @extend_schema(
         summary="Create a club-night game",
         request=GameCreateInputSerializer,
-        parameters=[IDEMPOTENCY_KEY],
+        parameters=[IDEMPOTENCY_PARAMETER],
         responses={201: GameDetailSerializer, **errors(400, 403, 422)},
     )
     @idempotent
@@ -232,7 +225,7 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ServiceViewS
         methods=["POST"],
         summary="Enter the next hand",
         request=HandInputSerializer,
-        parameters=[IDEMPOTENCY_KEY],
+        parameters=[IDEMPOTENCY_PARAMETER],
         examples=[RON_EXAMPLE],
         responses={201: GameDetailSerializer, **GAME_WRITE_ERRORS},
     )
@@ -361,7 +354,7 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ServiceViewS
     @extend_schema(
         summary="Finish the game so its result counts",
         request=FinalizeInputSerializer,
-        parameters=[IDEMPOTENCY_KEY],
+        parameters=[IDEMPOTENCY_PARAMETER],
         responses={200: GameDetailSerializer, **GAME_WRITE_ERRORS},
     )
     @action(detail=True, methods=["post"])
@@ -381,7 +374,7 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ServiceViewS
     @extend_schema(
         summary="Reopen a finished game (with a reason)",
         request=ReopenInputSerializer,
-        parameters=[IDEMPOTENCY_KEY],
+        parameters=[IDEMPOTENCY_PARAMETER],
         responses={200: GameDetailSerializer, **GAME_WRITE_ERRORS},
     )
     @action(detail=True, methods=["post"])
@@ -397,7 +390,7 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ServiceViewS
     @extend_schema(
         summary="Enter the final table scores from a paper score sheet",
         request=FinalScoresInputSerializer,
-        parameters=[IDEMPOTENCY_KEY],
+        parameters=[IDEMPOTENCY_PARAMETER],
         responses={200: GameDetailSerializer, **GAME_WRITE_ERRORS},
     )
     @action(detail=True, methods=["post"], url_path="final-scores", url_name="final-scores")
@@ -418,7 +411,7 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ServiceViewS
     @extend_schema(
         summary="Seat a substitute for a tournament player (EMA 2025 7.3)",
         request=SubstituteInputSerializer,
-        parameters=[IDEMPOTENCY_KEY],
+        parameters=[IDEMPOTENCY_PARAMETER],
         responses={200: GameDetailSerializer, **GAME_WRITE_ERRORS},
     )
     @action(detail=True, methods=["post"])
@@ -449,7 +442,7 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ServiceViewS
     @extend_schema(
         summary="Import a whole game record",
         request=GameImportInputSerializer,
-        parameters=[IDEMPOTENCY_KEY],
+        parameters=[IDEMPOTENCY_PARAMETER],
         responses={201: GameDetailSerializer, **errors(400, 403, 422)},
     )
     @action(detail=False, methods=["post"], url_path="import", url_name="import")

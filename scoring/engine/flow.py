@@ -9,11 +9,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from .constants import WINDS
 from .rules import Ruleset
 from .settle import Settlement, Table
 from .validate import Hand
 
-WINDS = "ESWN"
 EAST, SOUTH, WEST = 0, 1, 2
 
 

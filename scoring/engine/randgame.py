@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import random
 
+from .constants import RECORD_FORMAT
 from .errors import RecordError
 from .replay import replay
 from .rules import PRESETS, Ruleset, load_ruleset
@@ -88,7 +89,7 @@ def random_record(
     if signal_rate > 0 and rng.random() < signal_rate:
         hands[rng.randrange(len(hands))]["time_signal"] = True  # EMA 2025 7.4
     record: dict[str, object] = {
-        "format": "riichi-game-record/1",
+        "format": RECORD_FORMAT,
         "ruleset": pid,
         "players": [f"p{i}" for i in range(rules.players)],
         "hands": hands,

@@ -17,11 +17,11 @@ import dataclasses
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from .constants import RECORD_FORMAT as FORMAT
 from .errors import RecordError, as_int
 from .results import parse_substitutes, penalty_amount_problem, penalty_points
 from .rules import Ruleset, load_ruleset
 
-FORMAT = "riichi-game-record/1"
 OUTCOMES = ("ron", "tsumo", "draw", "nagashi", "abortive", "chombo")
 _TOP_KEYS = {
     "format",

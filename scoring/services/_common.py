@@ -16,8 +16,6 @@ from scoring.policy import can_edit_game, policy_for
 from scoring.records import stored_rows_annotations
 from scoring.signals import announce_game_changed
 
-RECORD_FORMAT = "riichi-game-record/1"
-
 
 def engine_error(error: RecordError, *, prefix: str = "") -> ValidationFailed:
     """The engine's error (hand, field, message) as a ValidationFailed naming the field."""

@@ -25,13 +25,13 @@ from scoring.engine import (
     load_ruleset,
     preview_hand,
 )
+from scoring.engine.constants import RECORD_FORMAT
 from scoring.models import Game, GamePenalty, GameSeat, Hand
 from scoring.policy import policy_for
 from scoring.records import game_record  # the one game-record writer (re-exported)
 from tournaments.models import Table
 
 from ._common import (
-    RECORD_FORMAT,
     announce_change,
     audit_scope,
     bump_version,

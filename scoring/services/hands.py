@@ -16,6 +16,7 @@ from core.audit import record_audit
 from core.errors import ValidationFailed
 from core.idempotency import write_transaction
 from scoring.engine import load_ruleset
+from scoring.engine.constants import WINDS
 from scoring.engine.validate import MAX_HANDS
 from scoring.models import Game, Hand
 from scoring.records import game_record, load_stored_game, stored_game_from
@@ -52,9 +53,6 @@ def _check_tiles(tiles: str) -> str:
             f"The tile notation is longer than {MAX_TILES_LENGTH} characters.", field="tiles"
         )
     return tiles
-
-
-WINDS = ("E", "S", "W", "N")
 
 
 def tile_check(

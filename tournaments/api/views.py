@@ -38,7 +38,7 @@ from core import audit
 from core.api.base import ID_BOUNDS, ServiceViewSet, errors, parse
 from core.api.permissions import IsAuthenticatedForWrites
 from core.errors import ValidationFailed
-from core.idempotency import idempotent
+from core.idempotency import IDEMPOTENCY_PARAMETER, idempotent
 from core.roles import player_of
 from scoring.api.serializers import AuditEntrySerializer
 from tournaments import roles, services
@@ -89,13 +89,6 @@ from .serializers import (
     TournamentSettingsInputSerializer,
 )
 
-IDEMPOTENCY_KEY = OpenApiParameter(
-    "Idempotency-Key",
-    OpenApiTypes.STR,
-    OpenApiParameter.HEADER,
-    required=False,
-    description="Retry-safe POST: a repeat with the same key and body returns the first answer.",
-)
 WRITE_ERRORS = errors(400, 403, 404, 422)
 XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 
@@ -222,7 +215,7 @@ class TournamentViewSet(
     @extend_schema(
         summary="Create a tournament (the creator becomes its organiser)",
         request=TournamentInputSerializer,
-        parameters=[IDEMPOTENCY_KEY],
+        parameters=[IDEMPOTENCY_PARAMETER],
         responses={201: TournamentSerializer, **errors(400, 403, 422)},
     )
     @idempotent
@@ -246,7 +239,7 @@ class TournamentViewSet(
     @extend_schema(
         summary="Change the tournament's status (organisers)",
         request=StatusInputSerializer,
-        parameters=[IDEMPOTENCY_KEY],
+        parameters=[IDEMPOTENCY_PARAMETER],
         responses={200: TournamentSerializer, **WRITE_ERRORS},
     )
     @action(detail=True, methods=["post"], url_path="status", url_name="status")
@@ -265,7 +258,7 @@ class TournamentViewSet(
     @extend_schema(
         summary="Publish the results (organisers)",
         request=None,
-        parameters=[IDEMPOTENCY_KEY],
+        parameters=[IDEMPOTENCY_PARAMETER],
         responses={200: TournamentSerializer, **WRITE_ERRORS},
     )
     @action(detail=True, methods=["post"])
@@ -284,7 +277,7 @@ class TournamentViewSet(
         methods=["POST"],
         summary="Add an organiser or referee (organisers)",
         request=StaffInputSerializer,
-        parameters=[IDEMPOTENCY_KEY],
+        parameters=[IDEMPOTENCY_PARAMETER],
         responses={201: StaffRoleSerializer, **WRITE_ERRORS},
     )
     @action(detail=True, methods=["get", "post"], pagination_class=None)
@@ -309,7 +302,7 @@ class TournamentViewSet(
         methods=["POST"],
         summary="Register a player (organisers); an existing EMA number reuses the player",
         request=RegistrationInputSerializer,
-        parameters=[IDEMPOTENCY_KEY],
+        parameters=[IDEMPOTENCY_PARAMETER],
         responses={201: RegistrationSerializer, **WRITE_ERRORS},
     )
     @action(detail=True, methods=["get", "post"], pagination_class=None)
@@ -339,7 +332,7 @@ class TournamentViewSet(
             "multipart/form-data": RegistrationImportInputSerializer,
             "application/json": RegistrationImportInputSerializer,
         },
-        parameters=[IDEMPOTENCY_KEY],
+        parameters=[IDEMPOTENCY_PARAMETER],
         responses={201: ImportResultSerializer, **WRITE_ERRORS},
     )
     @action(
@@ -392,7 +385,7 @@ class TournamentViewSet(
         methods=["POST"],
         summary="Create the missing sessions 1..count (organisers)",
         request=SessionsInputSerializer,
-        parameters=[IDEMPOTENCY_KEY],
+        parameters=[IDEMPOTENCY_PARAMETER],
         responses={201: SessionSerializer(many=True), **WRITE_ERRORS},
     )
     @action(detail=True, methods=["get", "post"], pagination_class=None)
@@ -417,7 +410,7 @@ class TournamentViewSet(
         methods=["POST"],
         summary="Request a seating plan: 202, then poll /seating-plans/{id}/",
         request=SeatingPlanInputSerializer,
-        parameters=[IDEMPOTENCY_KEY],
+        parameters=[IDEMPOTENCY_PARAMETER],
         responses={202: SeatingPlanSerializer, **WRITE_ERRORS, **errors(503)},
     )
     @action(
@@ -444,7 +437,7 @@ class TournamentViewSet(
             "multipart/form-data": CsvUploadInputSerializer,
             "application/json": CsvUploadInputSerializer,
         },
-        parameters=[IDEMPOTENCY_KEY],
+        parameters=[IDEMPOTENCY_PARAMETER],
         responses={201: SeatingPlanSerializer, **WRITE_ERRORS},
     )
     @action(
@@ -472,7 +465,7 @@ class TournamentViewSet(
         summary="Give a penalty (referees and organisers); lateness from minutes_late and "
         "seconds_late, per started minute (EMA 2025 7.2)",
         request=PenaltyInputSerializer,
-        parameters=[IDEMPOTENCY_KEY],
+        parameters=[IDEMPOTENCY_PARAMETER],
         responses={201: PenaltySerializer, **WRITE_ERRORS},
     )
     @action(detail=True, methods=["get", "post"], pagination_class=None)
@@ -508,7 +501,7 @@ class TournamentViewSet(
         "(a substitute who sat in, not the player they replaced), each with its own audit "
         "entry naming the table; all or none.",
         request=TablePenaltyInputSerializer,
-        parameters=[IDEMPOTENCY_KEY],
+        parameters=[IDEMPOTENCY_PARAMETER],
         responses={201: PenaltySerializer(many=True), **WRITE_ERRORS},
     )
     @action(detail=True, methods=["post"], url_path="table-penalties", pagination_class=None)
@@ -696,7 +689,7 @@ class RegistrationViewSet(_PermissionsByAction, mixins.RetrieveModelMixin, Servi
     @extend_schema(
         summary="Drop a player from the tournament (organisers)",
         request=ReasonInputSerializer,
-        parameters=[IDEMPOTENCY_KEY],
+        parameters=[IDEMPOTENCY_PARAMETER],
         responses={200: RegistrationSerializer, **WRITE_ERRORS},
     )
     @action(detail=True, methods=["post"])
@@ -718,7 +711,7 @@ class RegistrationViewSet(_PermissionsByAction, mixins.RetrieveModelMixin, Servi
         "EMA file; `seats_to_replace` lists the seats a substitute must take (EMA 2025 7.3). "
         "Undone by `reinstate`.",
         request=ReasonInputSerializer,
-        parameters=[IDEMPOTENCY_KEY],
+        parameters=[IDEMPOTENCY_PARAMETER],
         responses={200: DisqualificationSerializer, **WRITE_ERRORS},
     )
     @action(detail=True, methods=["post"])
@@ -739,7 +732,7 @@ class RegistrationViewSet(_PermissionsByAction, mixins.RetrieveModelMixin, Servi
     @extend_schema(
         summary="Take a dropped player back (organisers)",
         request=OptionalReasonInputSerializer,
-        parameters=[IDEMPOTENCY_KEY],
+        parameters=[IDEMPOTENCY_PARAMETER],
         responses={200: RegistrationSerializer, **WRITE_ERRORS},
     )
     @action(detail=True, methods=["post"])
@@ -770,7 +763,7 @@ class SessionViewSet(mixins.RetrieveModelMixin, ServiceViewSet):
     @extend_schema(
         summary="Start the session (organisers)",
         request=None,
-        parameters=[IDEMPOTENCY_KEY],
+        parameters=[IDEMPOTENCY_PARAMETER],
         responses={200: SessionSerializer, **WRITE_ERRORS},
     )
     @action(detail=True, methods=["post"])
@@ -783,7 +776,7 @@ class SessionViewSet(mixins.RetrieveModelMixin, ServiceViewSet):
     @extend_schema(
         summary="Close the session (organisers; refused while games are unfinished)",
         request=None,
-        parameters=[IDEMPOTENCY_KEY],
+        parameters=[IDEMPOTENCY_PARAMETER],
         responses={200: SessionSerializer, **WRITE_ERRORS},
     )
     @action(detail=True, methods=["post"])
@@ -796,7 +789,7 @@ class SessionViewSet(mixins.RetrieveModelMixin, ServiceViewSet):
     @extend_schema(
         summary="Reopen a closed session (organisers; with a reason)",
         request=ReasonInputSerializer,
-        parameters=[IDEMPOTENCY_KEY],
+        parameters=[IDEMPOTENCY_PARAMETER],
         responses={200: SessionSerializer, **WRITE_ERRORS},
     )
     @action(detail=True, methods=["post"])
@@ -810,7 +803,7 @@ class SessionViewSet(mixins.RetrieveModelMixin, ServiceViewSet):
     @extend_schema(
         summary="Swap two players' seats in this session (organisers)",
         request=SwapInputSerializer,
-        parameters=[IDEMPOTENCY_KEY],
+        parameters=[IDEMPOTENCY_PARAMETER],
         responses={200: TableSerializer(many=True), **WRITE_ERRORS},
     )
     @action(detail=True, methods=["post"])
@@ -903,7 +896,7 @@ class SeatingPlanViewSet(mixins.RetrieveModelMixin, ServiceViewSet):
     @extend_schema(
         summary="Apply the plan: create tables, seats and games from `from_session` on",
         request=ApplyPlanInputSerializer,
-        parameters=[IDEMPOTENCY_KEY],
+        parameters=[IDEMPOTENCY_PARAMETER],
         responses={200: SessionSerializer(many=True), **WRITE_ERRORS},
     )
     @action(detail=True, methods=["post"])
@@ -929,7 +922,7 @@ class PenaltyViewSet(mixins.RetrieveModelMixin, ServiceViewSet):
     @extend_schema(
         summary="Cancel a penalty (referees and organisers; with a reason)",
         request=ReasonInputSerializer,
-        parameters=[IDEMPOTENCY_KEY],
+        parameters=[IDEMPOTENCY_PARAMETER],
         responses={200: PenaltySerializer, **WRITE_ERRORS},
     )
     @action(detail=True, methods=["post"])

@@ -16,6 +16,7 @@ from core import names
 from core.models import Player
 from core.roles import is_site_admin
 from scoring.models import Game, GameSeat
+from scoring.selectors import round_label
 from tournaments import roles
 from tournaments.models import Seat, Session, StandingRow, Tournament
 from tournaments.selectors import HIDDEN, can_see_tournament
@@ -169,9 +170,7 @@ def _player_games(tournament: Tournament, player: Player) -> list[dict[str, Any]
         seat = game_seat.seat
         start = (hands[0]["scores"][seat] - hands[0]["deltas"][seat]) if hands else None
         scores = ([start] if start is not None else []) + [h["scores"][seat] for h in hands]
-        labels = [_("start")] + [
-            f"{h['round']}-{h['honba']}" if h["honba"] else str(h["round"]) for h in hands
-        ]
+        labels = [_("start")] + [round_label(h) for h in hands]
         final = summary.get("final") or {}
         result = (final.get("result") or [None] * 4)[seat] if final else None
         rank = (final.get("rank") or [None] * 4)[seat] if final else None
