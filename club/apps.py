@@ -6,6 +6,7 @@ class ClubConfig(AppConfig):
     verbose_name = "Clubs and players"
 
     def ready(self) -> None:
+        # In ready(): these import models, which load only once the app registry is ready.
         from club.policy import ClubGamePolicy
         from club.ratings import receivers
         from scoring.policy import register_game_policy

@@ -25,6 +25,7 @@ class WorkerHeartbeat(bootsteps.StartStopStep):
         self.tref: Any = None
 
     def start(self, worker: Any) -> None:
+        # In the worker only: config.health reads the cache, which needs Django set up.
         from config.health import HEARTBEAT_SECONDS, write_heartbeat
 
         write_heartbeat()
@@ -42,6 +43,7 @@ app.steps["worker"].add(WorkerHeartbeat)
 @app.task(name="hanchan.ping", ignore_result=False)
 def ping(payload: str = "pong") -> dict[str, str]:
     """Round-trip check used by health monitoring and the broker integration test."""
+    # When the task runs: the Celery app itself loads before Django is set up.
     from django.db import connection
 
     with connection.cursor() as cursor:

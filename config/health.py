@@ -60,6 +60,7 @@ def check_broker() -> dict[str, Any]:
         return {"status": NOT_CONFIGURED}
     try:
         if url.startswith(("redis://", "rediss://", "unix://")):
+            # Only when the cache or broker is Redis (the default setup has neither).
             import redis
 
             client = redis.Redis.from_url(
@@ -72,6 +73,7 @@ def check_broker() -> dict[str, Any]:
             finally:
                 client.close()
         else:  # another kombu transport: one connection attempt, no retries
+            # Here: config.celery imports config.health (the worker heartbeat).
             from config.celery import app
 
             with app.connection_for_write() as conn:

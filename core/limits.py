@@ -260,6 +260,7 @@ class LimitedUploadHandler(FileUploadHandler):
 
 
 def _json_parser_class() -> type:
+    # DRF reads Django's settings when imported; the middleware above loads before that.
     from rest_framework.exceptions import ParseError
     from rest_framework.parsers import JSONParser
 

@@ -23,6 +23,7 @@ from django.utils.translation import gettext as _
 from rest_framework import exceptions
 from rest_framework.authentication import TokenAuthentication
 
+from core.audit import record_audit
 from core.models import ApiToken
 
 PREFIX_LENGTH = 8
@@ -51,7 +52,6 @@ def issue_token(user: Any, *, name: str = "") -> tuple[ApiToken, str]:
 
 def revoke_token(*, actor: Any, token: ApiToken) -> None:
     """The owner revokes one of their tokens (audited; the key is never logged)."""
-    from core.audit import record_audit
 
     before = {"id": token.pk, "prefix": token.prefix, "name": token.name}
     token.delete()

@@ -51,6 +51,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args_in = list(sys.argv[1:] if argv is None else argv)
     if args_in and args_in[0] == "hand":
         try:
+            # The tile evaluator (and its mahjong library) only when the tiles command is asked.
             from scoring.tiles.cli import run
         except ImportError as exc:
             print(f"error: the hand evaluator is not available ({exc})", file=sys.stderr)

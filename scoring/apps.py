@@ -6,6 +6,7 @@ class ScoringConfig(AppConfig):
     verbose_name = "Games and hands"
 
     def ready(self) -> None:
+        # In ready(): core.api.base imports DRF, which reads Django's settings.
         from core.api.base import register_input_error
         from scoring.engine import RecordError
         from scoring.tiles import TileError

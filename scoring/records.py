@@ -39,6 +39,7 @@ from scoring.engine import (
 )
 from scoring.engine.constants import RECORD_FORMAT
 from scoring.models import Game, GamePenalty, GameSeat, Hand
+from tournaments.models import Penalty, Seat
 
 _NAME_WITH_EMA = re.compile(r"^(?P<name>.*?)\s*\[(?P<ema>\d{8})\]$")
 
@@ -111,6 +112,7 @@ def stored_rows_annotations() -> dict[str, Any]:
     stored_game_from(); none off PostgreSQL. Ordered as load_stored_game orders them."""
     if connection.vendor != "postgresql":
         return {}
+    # PostgreSQL only: django.contrib.postgres needs psycopg.
     from django.contrib.postgres.fields import ArrayField
 
     return {
@@ -220,7 +222,6 @@ def game_record(
 
 def _first_session(tournament_id: int, player_id: int) -> int | None:
     """The first session in which the player sat (seated, or in a game as a substitute)."""
-    from tournaments.models import Seat
 
     numbers = list(
         Seat.objects.filter(
@@ -240,7 +241,6 @@ def _tournament_penalties(game: Game, seats: Sequence[GameSeat]) -> list[dict[st
     player's first game of the tournament. Deducted from the standings, not the game."""
     if game.table_id is None:
         return []
-    from tournaments.models import Penalty
 
     table = game.table
     assert table is not None

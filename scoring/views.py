@@ -5,13 +5,16 @@ Views parse input, call scoring.services and render; every rule check is the eng
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
+from django.db.models import Q
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
@@ -28,8 +31,22 @@ from scoring.forms import (
 )
 from scoring.models import Game
 from scoring.policy import can_edit_game
+from scoring.records import game_record as record_of
 from scoring.selectors import WINDS, chombo_points, offers_time_signal, table_state
+from scoring.services import (
+    confirm_hand,
+    correct_hand,
+    delete_last_hand,
+    enter_final_scores,
+    enter_hand,
+    finalize_game,
+    preview,
+    reopen_game,
+)
+from scoring.services._common import require_open_session
+from scoring.tiles import Situation, TileError, cross_check, evaluate
 from tournaments import roles
+from tournaments.clock import session_clock
 from tournaments.models import Session, StaffRole
 from tournaments.selectors import visible_games
 
@@ -41,8 +58,6 @@ def my_club_games(user: Any) -> list[Game]:
     me = player_of(user)
     if me is None:
         return []
-    from django.db.models import Q
-
     return list(
         Game.objects.filter(club_night__isnull=False, seats__player=me)
         .filter(Q(status=Game.Status.IN_PROGRESS) | Q(confirmed=False))
@@ -98,7 +113,6 @@ def referee_home(request: HttpRequest) -> HttpResponse:
 def locked_message(user: Any, game: Game) -> str | None:
     """Why this tournament game takes no scores now (session not started or closed, results
     final or published: issue 15), or None."""
-    from scoring.services._common import require_open_session
 
     try:
         require_open_session(user, game)
@@ -113,10 +127,6 @@ def time_signal_state(user: Any, game: Game) -> dict[str, Any]:
     if game.table_id is None:
         return {"allowed": True, "signal_at": None, "override": False}
     session = game.table.session  # type: ignore[union-attr]
-    from django.utils import timezone
-
-    from tournaments.clock import session_clock
-
     now = timezone.now()
     signal_at = session_clock(session, now)["signal_at"]
     sounded = signal_at is not None and now >= signal_at
@@ -189,7 +199,6 @@ def game_entry(request: HttpRequest, game_id: int) -> HttpResponse:
 def game_confirm_hand(request: HttpRequest, game_id: int, number: int) -> HttpResponse:
     """A seated player confirms a hand another player entered (club play without a referee)."""
     game = _game_for_editing(request, game_id)
-    from scoring.services import confirm_hand
 
     try:
         version = int(request.POST.get("expected_version", ""))
@@ -227,7 +236,6 @@ def _tile_warnings(game: Game, form: HandEntryForm, state: dict[str, Any]) -> li
     hand = form.hand
     if not tiles or not hand.get("wins"):
         return []
-    from scoring.tiles import Situation, TileError, cross_check, evaluate
 
     win = hand["wins"][0]
     seat = win["winner"]
@@ -268,7 +276,6 @@ def _preview_context(
     context: dict[str, Any] = {"game": game, "state": state, "form": form}
     if form.is_valid():
         context["warnings"] = _tile_warnings(game, form, state)
-        from scoring.services import preview
 
         try:
             result = preview(game=game, hand=form.hand, at=at)
@@ -320,7 +327,6 @@ def game_add_hand(request: HttpRequest, game_id: int) -> HttpResponse:
         return render(
             request, "scoring/entry.html", _entry_context(game, form, user=request.user), status=400
         )
-    from scoring.services import enter_hand
 
     try:
         entry = enter_hand(
@@ -425,8 +431,6 @@ def game_edit_hand(request: HttpRequest, game_id: int, number: int) -> HttpRespo
             request.POST, players=state["players"], rules=state["rules"], offer_time_signal=offer
         )
         if form.is_valid() and reason_form.is_valid():
-            from scoring.services import correct_hand
-
             try:
                 correct_hand(
                     actor=request.user,
@@ -526,8 +530,6 @@ def game_paper_sheet(request: HttpRequest, game_id: int) -> HttpResponse:
     if request.method == "POST":
         status = 400
         if form.is_valid():
-            from scoring.services import enter_final_scores
-
             try:
                 enter_final_scores(
                     actor=request.user,
@@ -565,7 +567,6 @@ def game_paper_sheet(request: HttpRequest, game_id: int) -> HttpResponse:
 @login_required
 @require_POST
 def game_delete_last(request: HttpRequest, game_id: int) -> HttpResponse:
-    from scoring.services import delete_last_hand
 
     return _game_action_with_reason(
         request,
@@ -612,7 +613,6 @@ def game_finalize(request: HttpRequest, game_id: int) -> HttpResponse:
     if not form.is_valid():
         messages.error(request, _("Reload the page and try again."))
         return redirect("scoring:entry", game_id=game.pk)
-    from scoring.services import finalize_game
 
     # "time": the session stopped before the rules ended the game (EMA 2025 7.4).
     end = "time" if request.POST.get("end") == "time" else None
@@ -652,7 +652,6 @@ def game_finalize(request: HttpRequest, game_id: int) -> HttpResponse:
 def game_reopen(request: HttpRequest, game_id: int) -> HttpResponse:
     """Reopen a finalized game (with a reason, audited), e.g. one finalized on time by mistake;
     refused once the session is closed (issue 15: an organiser reopens the session first)."""
-    from scoring.services import reopen_game
 
     return _game_action_with_reason(
         request,
@@ -673,10 +672,6 @@ def game_public(request: HttpRequest, game_id: int) -> HttpResponse:
 
 def game_record_download(request: HttpRequest, game_id: int) -> HttpResponse:
     """The game as a riichi-game-record/1 JSON file (scoring.records.game_record)."""
-    import json
-
-    from scoring.records import game_record as record_of
-
     game = get_object_or_404(visible_games(request.user), pk=game_id)
     response = HttpResponse(
         json.dumps(record_of(game), ensure_ascii=False, indent=1),

@@ -5,6 +5,7 @@ from django.db.models.signals import post_delete, post_save
 
 
 def _roles_changed(**_: Any) -> None:
+    # Imported when a role changes: apps.py must load before any model module.
     from core.roles import forget_roles
 
     forget_roles()
@@ -15,6 +16,7 @@ class TournamentsConfig(AppConfig):
     verbose_name = "Tournaments"
 
     def ready(self) -> None:
+        # In ready(): these import models, which load only once the app registry is ready.
         from club.models import Membership
         from scoring.policy import register_game_policy
         from scoring.signals import game_changed

@@ -14,6 +14,8 @@ from core.limits import upload_problem
 from core.models import Player
 from scoring.engine import PRESETS, RulesError, load_ruleset
 from tournaments.models import Penalty, Registration, SeatingPlan, Tournament
+from tournaments.standings.labels import TIE_BREAK_LABELS
+from tournaments.standings.ranking import DEFAULT_TIE_BREAKS, TIE_BREAKS
 
 
 def parse_rules_text(text: str) -> dict[str, Any]:
@@ -286,8 +288,6 @@ class StandingsSettingsForm(forms.Form):
     )
 
     def __init__(self, *args: Any, tournament: Tournament, **kwargs: Any) -> None:
-        from tournaments.standings.labels import TIE_BREAK_LABELS
-        from tournaments.standings.ranking import DEFAULT_TIE_BREAKS, TIE_BREAKS
 
         super().__init__(*args, **kwargs)
         current = list(tournament.tie_breaks or DEFAULT_TIE_BREAKS)

@@ -10,9 +10,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from django.db.models import Exists, OuterRef
+
 from core.roles import authenticated as _authenticated
 from core.roles import is_site_admin
 from core.roles import remembered as _remembered
+from scoring.models import Game
+from tournaments.models import StaffRole, Table
 
 if TYPE_CHECKING:
     from scoring.models import Game
@@ -20,7 +24,6 @@ if TYPE_CHECKING:
 
 
 def _has_role(user: Any, tournament: Tournament | int, roles: tuple[str, ...]) -> bool:
-    from tournaments.models import StaffRole
 
     if not _authenticated(user):
         return False
@@ -34,7 +37,6 @@ def _has_role(user: Any, tournament: Tournament | int, roles: tuple[str, ...]) -
 
 
 def is_organiser(user: Any, tournament: Tournament | int) -> bool:
-    from tournaments.models import StaffRole
 
     return is_site_admin(user) or _has_role(user, tournament, (StaffRole.Role.ORGANISER,))
 
@@ -48,8 +50,6 @@ def is_referee(user: Any, tournament: Tournament | int) -> bool:
 def tournament_id_of_game(game: Game) -> int | None:
     if game.table_id is None:
         return None
-    from scoring.models import Game
-    from tournaments.models import Table
 
     # Loaded with its table and session (the write views do): nothing to look up.
     table = game.table if Game.table.is_cached(game) else None
@@ -65,7 +65,6 @@ def tournament_id_of_game(game: Game) -> int | None:
 
 
 def _referee_roles() -> tuple[str, ...]:
-    from tournaments.models import StaffRole
 
     return (StaffRole.Role.ORGANISER, StaffRole.Role.REFEREE)
 
@@ -77,10 +76,6 @@ def game_referee_annotation(user: Any) -> dict[str, Any]:
     """Annotations for a Game queryset: whether `user` referees (or organises) the game's
     tournament, answered in the game's own query; remember_game_referee() then spares
     is_referee (and can_edit_game) its own query in this request (issue 14.7)."""
-    from django.db.models import Exists, OuterRef
-
-    from tournaments.models import StaffRole
-
     if not _authenticated(user) or is_site_admin(user):
         return {}
     staff = StaffRole.objects.filter(

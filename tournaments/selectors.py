@@ -14,6 +14,7 @@ from typing import Any
 from django.db.models import Q, QuerySet
 
 from core.roles import is_site_admin
+from scoring.engine import load_ruleset
 from scoring.models import Game
 from tournaments import roles
 from tournaments.models import Registration, Session, Table, Tournament
@@ -97,6 +98,5 @@ def active_registrations(tournament: Tournament | int) -> list[Registration]:
 
 def table_size(tournament: Tournament) -> int:
     """Seats per table under the tournament's rules (3 for WDMC 2019 section 5)."""
-    from scoring.engine import load_ruleset
 
     return load_ruleset(tournament.ruleset, tournament.rule_overrides or None).players

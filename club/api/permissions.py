@@ -22,14 +22,15 @@ from rest_framework.permissions import SAFE_METHODS, BasePermission
 from rest_framework.request import Request
 from rest_framework.views import APIView
 
-from club.models import Club, ClubNight, League
+from club.models import Club, ClubNight, League, Membership
 from club.roles import is_club_admin
+from club.services.players import organises_player
 from core.api.permissions import ObjectRole
 from core.roles import is_site_admin
 from scoring.models import Game
 from scoring.policy import can_edit_game
 from tournaments import roles
-from tournaments.models import Table, Tournament
+from tournaments.models import StaffRole, Table, Tournament
 
 
 def tournament_id_of(obj: Model) -> int | None:
@@ -127,8 +128,6 @@ class IsClubAdmin(ObjectRole):
 
 def can_manage_players(user: Any) -> bool:
     """Creating players: site admins, any tournament organiser, any club admin."""
-    from club.models import Membership
-    from tournaments.models import StaffRole
 
     if is_site_admin(user):
         return True
@@ -145,7 +144,6 @@ def can_edit_player(user: Any, player: Any) -> bool:
     site admins (as club.services.update_player allows)."""
     if is_site_admin(user):
         return True
-    from club.services.players import organises_player
 
     if organises_player(user, player):
         return True

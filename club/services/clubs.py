@@ -13,6 +13,7 @@ from club.roles import is_club_admin
 from core.audit import record_audit
 from core.errors import PermissionDenied, ValidationFailed
 from core.models import Player
+from scoring.engine import load_ruleset
 
 from .players import clean_country
 from .validation import check_rules, parse_date, parse_optional_date
@@ -105,7 +106,6 @@ def update_club_rules(
             check_rules(ruleset_3p, rule_overrides_3p)
         except ValidationFailed as error:
             raise ValidationFailed(error.message, field="ruleset_3p") from error
-        from scoring.engine import load_ruleset
 
         if load_ruleset(ruleset_3p, rule_overrides_3p or None).players != 3:
             raise ValidationFailed(

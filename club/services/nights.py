@@ -18,6 +18,8 @@ from core.audit import record_audit
 from core.errors import PermissionDenied, ValidationFailed
 from core.models import Player
 from scoring.engine import RulesError, load_ruleset
+from scoring.models import GameSeat
+from scoring.services import create_game
 
 
 @dataclass
@@ -49,7 +51,6 @@ def _house_rules(club: Club, size: int) -> tuple[str, dict[str, Any]]:
 
 def _night_history(night: ClubNight) -> tuple[Counter[tuple[int, int]], Counter[int]]:
     """Pairs who shared a table tonight, and games each player has played tonight."""
-    from scoring.models import GameSeat
 
     tables: dict[int, list[int]] = {}
     for game_id, player_id in GameSeat.objects.filter(game__club_night=night).values_list(
@@ -73,7 +74,6 @@ def seat_club_night(
     """One round of the night: tables of 4 and 3 (13 -> 4+3+3+3), a game per table under the
     club's 4- or 3-player house rules; later rounds keep apart those who met tonight and
     let those who sat out play. Club admins only; nothing is written when refused."""
-    from scoring.services import create_game
 
     club = night.club
     if actor is not None and not is_club_admin(actor, club):

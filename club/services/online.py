@@ -23,6 +23,7 @@ from core.errors import ValidationFailed
 from core.models import Player
 from scoring.models import Game
 from scoring.online import LogError, OnlineGame, compare, parse_log
+from scoring.services.games import import_game_record
 
 MAX_LOG_BYTES = 5 * 1024 * 1024
 
@@ -149,7 +150,6 @@ def import_online_log(
             club=club, site=online.site, name=name, defaults={"player": player}
         )
     comparison = compare(online)
-    from scoring.services.games import import_game_record
 
     night, _created = ClubNight.objects.get_or_create(club=club, date=date or timezone.localdate())
     game = import_game_record(

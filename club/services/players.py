@@ -14,7 +14,7 @@ from core.countries import ISO_3166_ALPHA2
 from core.errors import PermissionDenied, ValidationFailed
 from core.models import Player
 from core.roles import is_site_admin
-from tournaments.models import StandingRow
+from tournaments.models import StaffRole, StandingRow, Tournament
 from tournaments.standings.cache import touch as touch_standings
 
 EMA_NUMBER = re.compile(r"^\d{8}$")
@@ -118,7 +118,6 @@ IDENTITY = ("first_name", "last_name", "ema_number")
 
 def identity_locked_by(player: Player) -> Any:
     """The running, finished or published tournament the player is registered in, or None."""
-    from tournaments.models import Tournament
 
     return (
         Tournament.objects.filter(
@@ -136,7 +135,6 @@ def identity_locked_by(player: Player) -> Any:
 
 def organises_player(actor: Any, player: Player) -> bool:
     """The actor organises a tournament the player is registered in."""
-    from tournaments.models import StaffRole
 
     if actor is None or not getattr(actor, "is_authenticated", False):
         return False

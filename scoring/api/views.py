@@ -33,6 +33,7 @@ from core.idempotency import IDEMPOTENCY_PARAMETER, idempotent
 from scoring import services
 from scoring.engine import load_ruleset
 from scoring.models import Game, GameSeat
+from scoring.selectors import chombo_points
 from scoring.tiles import Situation, cross_check, evaluate
 from tournaments import services as tournament_services
 from tournaments.selectors import may_see, visible_games
@@ -342,7 +343,6 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ServiceViewS
         if isinstance(hand, dict) and hand.get("outcome") == "chombo":
             # EMA 2025 3.4.6: nothing changes hands at the table; say what it costs.
             from scoring.engine import load_ruleset
-            from scoring.selectors import chombo_points
 
             rules = load_ruleset(game.ruleset, game.rule_overrides or None)
             result = {

@@ -18,6 +18,7 @@ from ._common import (
     require_editor,
     require_open_session,
 )
+from .games import game_snapshot, save_written_game
 
 
 @transaction.atomic
@@ -39,8 +40,6 @@ def enter_final_scores(
     uma (EMA 2025: 20,000) each becomes a penalty of the game; `None` keeps those on file.
     Under rules where a chombo is paid at the table, the sheet's scores already hold it.
     """
-    from .games import game_snapshot, save_written_game
-
     game = lock_game(game, expected_version=expected_version)
     require_editor(actor, game)
     require_open_session(actor, game)

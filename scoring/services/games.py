@@ -15,9 +15,11 @@ from django.db import transaction
 from django.utils import timezone
 
 from club.models import ClubNight
+from club.roles import is_club_admin
 from core.audit import record_audit
-from core.errors import ValidationFailed
+from core.errors import PermissionDenied, ValidationFailed
 from core.models import Player
+from core.roles import player_of
 from scoring.engine import (
     RecordError,
     Ruleset,
@@ -28,8 +30,13 @@ from scoring.engine import (
 from scoring.engine.constants import RECORD_FORMAT
 from scoring.models import Game, GamePenalty, GameSeat, Hand
 from scoring.policy import policy_for
-from scoring.records import game_record  # the one game-record writer (re-exported)
-from tournaments.models import Table
+from scoring.records import (
+    game_record,  # the one game-record writer (re-exported)
+    resolve_player_label,
+)
+from tournaments.models import Penalty, Registration, Table
+from tournaments.roles import is_referee
+from tournaments.standings.tasks import enqueue_recompute
 
 from ._common import (
     announce_change,
@@ -118,11 +125,6 @@ def create_game(
         entry=entry,
     )
     if actor is not None:
-        from club.roles import is_club_admin
-        from core.errors import PermissionDenied
-        from core.roles import player_of
-        from tournaments.roles import is_referee
-
         if table is not None:
             allowed = is_referee(actor, table.session.tournament_id)
         else:
@@ -433,7 +435,6 @@ def _record_substitutes(
 ) -> list[dict[str, Any]]:
     """The record's substitutes with the players (extension ``replaces``, issue 20): the
     substitute is the player at the seat, ``replaces`` names the absent player."""
-    from scoring.records import resolve_player_label
 
     out: list[dict[str, Any]] = []
     for i, sub in enumerate(record.get("substitutes") or []):
@@ -472,12 +473,8 @@ def _seated_empty_game(
         or game.penalties.exists()
     ):
         raise ValidationFailed("This table already has a game.", field="table")
-    if actor is not None:
-        from core.errors import PermissionDenied
-        from tournaments.roles import is_referee
-
-        if not is_referee(actor, table.session.tournament_id):
-            raise PermissionDenied("Only the tournament's referees may import its games.")
+    if actor is not None and not is_referee(actor, table.session.tournament_id):
+        raise PermissionDenied("Only the tournament's referees may import its games.")
     if record["ruleset"] != game.ruleset or (record.get("rules") or {}) != (
         game.rule_overrides or {}
     ):
@@ -500,7 +497,6 @@ def _register_substitutes(game: Game, substitutes: Sequence[Mapping[str, Any]]) 
     """A substitute needs a (substitute) registration to be shown in the standings."""
     if game.table_id is None:
         return
-    from tournaments.models import Registration
 
     tournament_id = game.table.session.tournament_id  # type: ignore[union-attr]
     for sub in substitutes:
@@ -526,7 +522,6 @@ def _import_tournament_penalties(
         raise ValidationFailed(
             "Tournament penalties belong to a tournament game.", field="tournament_penalties"
         )
-    from tournaments.models import Penalty
 
     session = game.table.session  # type: ignore[union-attr]
     replaced = {s["seat"]: s["replaced_player_id"] for s in substitutes}
@@ -543,7 +538,6 @@ def _import_tournament_penalties(
             reason=p.get("reason") or "imported with the game record",
             assigned_by=_user_or_none(actor),
         )
-    from tournaments.standings.tasks import enqueue_recompute
 
     enqueue_recompute(session.tournament_id)
 

@@ -15,7 +15,7 @@ from core.models import Player
 from scoring.engine import RecordError, replay
 from scoring.models import Game
 from scoring.records import _resolve_player, resolve_player_label
-from tournaments.models import Table
+from tournaments.models import Seat, Table
 
 from .games import import_game_record
 
@@ -35,7 +35,6 @@ def _seated_table(
     tournament: Any, record: Mapping[str, Any], players: Sequence[Player], index: int
 ) -> Table:
     """The tournament table seated with the record's players (seat = starting wind)."""
-    from tournaments.models import Seat
 
     expected = [p.pk for p in players]
     for sub in record.get("substitutes") or []:

@@ -54,6 +54,7 @@ from tournaments.models import (
     Tournament,
 )
 from tournaments.selectors import visible_tournaments
+from tournaments.services.registration import seats_to_replace
 from tournaments.standings import cache as standings_cache
 from tournaments.standings.exports import standings_csv
 from tournaments.standings.selectors import standings_for
@@ -717,7 +718,6 @@ class RegistrationViewSet(_PermissionsByAction, mixins.RetrieveModelMixin, Servi
     @action(detail=True, methods=["post"])
     @idempotent
     def disqualify(self, request: Request, pk: str) -> Response:
-        from tournaments.services.registration import seats_to_replace
 
         registration = self.get_object()
         data = parse(ReasonInputSerializer, request)

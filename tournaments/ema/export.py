@@ -15,8 +15,10 @@ from django.db.models import Q
 
 from core.countries import alpha3
 from core.errors import ValidationFailed
-from scoring.models import Game
+from scoring.engine import RulesError, load_ruleset
+from scoring.models import Game, GameSeat
 from scoring.records import check_game_points, game_final
+from scoring.selectors import game_chombos
 from tournaments.models import Penalty, StandingRow, Table, Tournament
 from tournaments.spreadsheet import SafeCsvWriter, append_xlsx_row, is_formula_like
 from tournaments.standings.exports import thousands
@@ -144,8 +146,6 @@ def _where(game: Game) -> str:
 def _chombo_lines(game: Game) -> list[dict[str, Any]]:
     """The report's lines for a finished game's chombos (deducted after uma; a chombo paid at
     the table under other rules is in the table scores and not listed)."""
-    from scoring.models import GameSeat
-    from scoring.selectors import game_chombos
 
     found = [c for c in game_chombos(game) if c["points"]]
     if not found:
@@ -325,7 +325,6 @@ THREE_PLAYER_REASON = (
 
 
 def _three_players(tournament: Tournament) -> bool:
-    from scoring.engine import RulesError, load_ruleset
 
     try:
         rules = load_ruleset(tournament.ruleset, tournament.rule_overrides or None)
@@ -374,6 +373,7 @@ def _dates(tournament: Tournament) -> str:
 
 def ema_xlsx(tournament: Tournament, *, force: bool = False) -> bytes:
     """The EMA results workbook (``XLSX_HEADER``): typed cells, never formulas (issue 16.1)."""
+    # openpyxl is heavy: loaded for an XLSX export only.
     from openpyxl import Workbook
 
     report = _checked(tournament, force)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from celery import current_app
 from kombu.exceptions import OperationalError
 
 from core.errors import PermissionDenied, ServiceUnavailable
@@ -34,8 +35,6 @@ def require_task_queue() -> None:
     Call it inside the transaction before any write, so a refusal saves nothing; a request
     accepted without this check would sit "pending" forever with no task to pick it up.
     """
-    from celery import current_app
-
     if current_app.conf.task_always_eager:
         return  # tasks run in-process: there is no broker to reach
     try:

@@ -21,6 +21,7 @@ from scoring.engine import Ruleset, load_ruleset
 
 # EMA 2025 6.12 amounts, shared with the engine's game-record check.
 from scoring.engine.results import OBSTRUCTION_MAX, OBSTRUCTION_MIN, OBSTRUCTION_SERIOUS
+from scoring.models import Game, GameSeat
 from tournaments.models import Penalty, Registration, Seat, Session, Table, Tournament
 from tournaments.standings.tasks import enqueue_recompute
 
@@ -97,7 +98,6 @@ def was_substituted(player: Player, session: Session | None) -> bool:
     """Whether `player`'s seat in `session` was taken by a substitute (EMA 2025 7.3)."""
     if session is None:
         return False
-    from scoring.models import Game
 
     for table_id, wind in Seat.objects.filter(table__session=session, player=player).values_list(
         "table_id", "wind"
@@ -319,7 +319,6 @@ def add_table_penalty(
         raise ValidationFailed(
             f"Session {session.number} has no table {table_number}.", field="table"
         )
-    from scoring.models import GameSeat
 
     players = [
         gs.player for gs in GameSeat.objects.filter(game__table=found).select_related("player")

@@ -7,11 +7,13 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
-from club.services.players import clean_country, clean_ema_number, clean_name
+from club.services.players import check_ema_number_free, clean_country, clean_ema_number, clean_name
 from core.audit import record_audit
 from core.errors import ValidationFailed
 from core.models import Player
-from tournaments.models import Registration, Tournament
+from scoring.models import Game
+from tournaments.models import Registration, Seat, Session, StandingRow, Tournament
+from tournaments.standings.cache import touch as touch_standings
 from tournaments.standings.tasks import enqueue_recompute
 
 from ._common import require_organiser
@@ -188,8 +190,6 @@ def seats_to_replace(registration: Registration) -> list[dict[str, Any]]:
     """The tables of sessions not closed where a disqualified or dropped player is still
     seated and no substitute has taken their seat (EMA 2025 7.3): {"session", "table",
     "wind", "started"}."""
-    from scoring.models import Game
-    from tournaments.models import Seat, Session
 
     out = []
     for seat in (
@@ -250,7 +250,6 @@ def reinstate_player(*, actor: Any, registration: Registration, reason: str = ""
 def withdraw_registration(*, actor: Any, registration: Registration, reason: str = "") -> None:
     """Remove a registration before the player has been seated (afterwards: drop_player)."""
     require_organiser(actor, registration.tournament_id)
-    from tournaments.models import Seat
 
     if Seat.objects.filter(
         table__session__tournament_id=registration.tournament_id, player_id=registration.player_id
@@ -281,7 +280,6 @@ REGISTRATION_FIELDS = ("first_name", "last_name", "ema_number", "country", "club
 def update_registration(*, actor: Any, registration: Registration, **changes: Any) -> Registration:
     """Correct a registration: the player's name, EMA number and country, the club shown, and
     whether the player is a substitute. Unchanged values are left alone; all or nothing."""
-    from club.services.players import check_ema_number_free
 
     require_organiser(actor, registration.tournament_id)
     unknown = sorted(set(changes) - {*REGISTRATION_FIELDS, "is_substitute"})
@@ -323,8 +321,6 @@ def update_registration(*, actor: Any, registration: Registration, **changes: An
         after=after,
         tournament_id=registration.tournament_id,
     )
-    from tournaments.models import StandingRow
-    from tournaments.standings.cache import touch as touch_standings
 
     # The standings (here and in the player's other tournaments) show the name and number.
     touch_standings(

@@ -14,6 +14,7 @@ from core.errors import ValidationFailed
 from core.models import Player
 from scoring.models import Game, GameSeat, Hand
 from tournaments.models import Registration, Seat, SeatingPlan, Session, Tournament
+from tournaments.seating import SeatingError, parse_plan_csv, quality
 from tournaments.selectors import active_registrations, table_size
 
 from ._common import require_organiser, require_task_queue, user_or_none
@@ -125,7 +126,6 @@ def _not_queued(plan_id: int) -> None:
 def upload_seating_plan(*, actor: Any, tournament: Tournament, text: str) -> SeatingPlan:
     """A plan from CSV (tournaments.seating.parse_plan_csv): player numbers are 1-based
     positions in the active registration list."""
-    from tournaments.seating import SeatingError, parse_plan_csv, quality
 
     require_organiser(actor, tournament)
     registrations = active_registrations(tournament)

@@ -13,6 +13,7 @@ from core.errors import ValidationFailed
 from core.models import Player
 from scoring.engine import load_ruleset
 from scoring.models import Game, Hand
+from scoring.services.games import create_game
 from tournaments.models import Registration, Seat, Session, Table, Tournament
 from tournaments.standings.tasks import enqueue_recompute
 
@@ -86,7 +87,6 @@ def replace_tables(
     *, actor: Any, session: Session, tables: Sequence[Sequence[Player]]
 ) -> list[Table]:
     """Drop the session's tables and create new ones with seats and games (no checks here)."""
-    from scoring.services.games import create_game
 
     tournament = session.tournament
     Game.objects.filter(table__session=session).delete()

@@ -13,7 +13,9 @@ from club.services.players import clean_country
 from club.services.validation import check_rules, parse_date
 from core.audit import record_audit
 from core.errors import PermissionDenied, ValidationFailed
+from scoring.models import Game
 from tournaments.models import StaffRole, Tournament
+from tournaments.standings.ranking import TIE_BREAKS
 from tournaments.standings.tasks import enqueue_recompute
 
 from ._common import require_organiser, user_or_none
@@ -170,7 +172,6 @@ UPDATABLE = (
 def update_tournament(*, actor: Any, tournament: Tournament, **changes: Any) -> Tournament:
     """Change a tournament's settings. The rules can only change before any score is entered
     (games keep the rules they were created with)."""
-    from scoring.models import Game
 
     require_organiser(actor, tournament)
     unknown = sorted(set(changes) - set(UPDATABLE))
@@ -207,7 +208,6 @@ def update_tournament(*, actor: Any, tournament: Tournament, **changes: Any) -> 
         tie_breaks = changes["tie_breaks"]
         if not isinstance(tie_breaks, list) or not all(isinstance(t, str) for t in tie_breaks):
             raise ValidationFailed("tie_breaks is a list of names.", field="tie_breaks")
-        from tournaments.standings.ranking import TIE_BREAKS
 
         unknown_names = [t for t in tie_breaks if t not in TIE_BREAKS]
         if unknown_names:

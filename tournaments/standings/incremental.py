@@ -21,7 +21,7 @@ from typing import Any
 from django.db import connection
 
 from scoring.models import Game, GameSeat
-from tournaments.models import Seat, StandingRow, Tournament
+from tournaments.models import Seat, Session, StandingRow, Table, Tournament
 
 from .ranking import Aggregate, Entry, Rankable, Ranked, rank_players, tie_breaks_of
 
@@ -112,7 +112,6 @@ def load_tournament(cursor: Any, tournament_id: int) -> tuple[list[str], str, di
 
 def load_game(cursor: Any, tournament_id: int, game_id: int) -> dict[str, Any]:
     """The game's table, session, status, cached summary, substitutes, and who sat where."""
-    from tournaments.models import Session, Table
 
     cursor.execute(
         f"SELECT g.status, g.summary, g.substitutes, g.table_id, t.number, s.number "

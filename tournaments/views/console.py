@@ -12,6 +12,7 @@ from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
+from django.core.mail import send_mail
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
@@ -24,6 +25,7 @@ from core.errors import ServiceError, ServiceUnavailable, ValidationFailed
 from scoring.engine import PRESETS
 from scoring.models import Game
 from tournaments import roles
+from tournaments import services as tournament_services
 from tournaments.clock import session_clock
 from tournaments.forms import (
     ApplyPlanForm,
@@ -50,9 +52,13 @@ from tournaments.models import (
     SeatingPlan,
     Session,
     StaffRole,
+    StandingRow,
     Tournament,
 )
+from tournaments.seating import SeatingError, quality
 from tournaments.selectors import session_tables
+from tournaments.services.registration import seats_to_replace
+from tournaments.services.staff import set_password_path
 from tournaments.views.public import visible_tournament
 
 
@@ -97,12 +103,6 @@ def run_service(
         return False, None
 
 
-def services() -> Any:
-    import tournaments.services as tournament_services
-
-    return tournament_services
-
-
 # ---------------------------------------------------------------- create & overview
 
 
@@ -117,7 +117,7 @@ def tournament_create(request: HttpRequest) -> HttpResponse:
             ok, tournament = run_service(
                 request,
                 form,
-                services().create_tournament,
+                tournament_services.create_tournament,
                 name=data["name"],
                 slug=data["slug"],
                 ruleset=data["ruleset"],
@@ -146,7 +146,6 @@ def tournament_create(request: HttpRequest) -> HttpResponse:
 
 def results_ready(tournament: Tournament, sessions: list[Session]) -> bool:
     """Publishing is the next step: every session closed and the standings computed."""
-    from tournaments.models import StandingRow
 
     return (
         tournament.status != Tournament.Status.PUBLISHED
@@ -192,7 +191,7 @@ def standings_settings(request: HttpRequest, slug: str) -> HttpResponse:
         ok, _result = run_service(
             request,
             form,
-            services().update_tournament,
+            tournament_services.update_tournament,
             tournament=tournament,
             tie_breaks=form.tie_breaks(),
             qualification_only=form.cleaned_data["qualification_only"],
@@ -207,7 +206,9 @@ def standings_settings(request: HttpRequest, slug: str) -> HttpResponse:
 @require_POST
 def tournament_publish(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = organiser_tournament(request, slug)
-    ok, _result = run_service(request, None, services().publish_results, tournament=tournament)
+    ok, _result = run_service(
+        request, None, tournament_services.publish_results, tournament=tournament
+    )
     if ok:
         messages.success(request, _("Results published."))
     return redirect("tournaments:console", slug=slug)
@@ -222,7 +223,7 @@ def tournament_set_status(request: HttpRequest, slug: str) -> HttpResponse:
         messages.error(request, _("Unknown status."))
     else:
         ok, _result = run_service(
-            request, None, services().set_status, tournament=tournament, status=status
+            request, None, tournament_services.set_status, tournament=tournament, status=status
         )
         if ok:
             messages.success(request, _("Status changed."))
@@ -305,7 +306,7 @@ def registrations(request: HttpRequest, slug: str) -> HttpResponse:
                 ok, _reg = run_service(
                     request,
                     add_form,
-                    services().register_player,
+                    tournament_services.register_player,
                     tournament=tournament,
                     first_name=data["first_name"],
                     last_name=data["last_name"],
@@ -323,7 +324,7 @@ def registrations(request: HttpRequest, slug: str) -> HttpResponse:
                 ok, result = run_service(
                     request,
                     import_form,
-                    services().import_registrations_csv,
+                    tournament_services.import_registrations_csv,
                     tournament=tournament,
                     text=import_form.cleaned_data["csv"],
                 )
@@ -338,7 +339,7 @@ def registrations(request: HttpRequest, slug: str) -> HttpResponse:
                 ok, _result = run_service(
                     request,
                     drop_form,
-                    services().drop_player,
+                    tournament_services.drop_player,
                     registration=registration,
                     reason=drop_form.cleaned_data["reason"],
                 )
@@ -354,13 +355,11 @@ def registrations(request: HttpRequest, slug: str) -> HttpResponse:
                 ok, result = run_service(
                     request,
                     disqualify_form,
-                    services().disqualify_player,
+                    tournament_services.disqualify_player,
                     registration=registration,
                     reason=disqualify_form.cleaned_data["reason"],
                 )
                 if ok:
-                    from tournaments.services.registration import seats_to_replace
-
                     messages.success(
                         request,
                         _("%(name)s disqualified (EMA 2025 6.12).") % {"name": registration.player},
@@ -427,7 +426,7 @@ def registration_edit(request: HttpRequest, slug: str, registration_id: int) -> 
         ok, _result = run_service(
             request,
             form,
-            services().update_registration,
+            tournament_services.update_registration,
             registration=registration,
             first_name=data["first_name"],
             last_name=data["last_name"],
@@ -461,7 +460,7 @@ def registration_drop(request: HttpRequest, slug: str, registration_id: int) -> 
         ok, _result = run_service(
             request,
             None,
-            services().drop_player,
+            tournament_services.drop_player,
             registration=registration,
             reason=form.cleaned_data["reason"],
         )
@@ -483,14 +482,12 @@ def staff(request: HttpRequest, slug: str) -> HttpResponse:
         ok, invite = run_service(
             request,
             form,
-            services().invite_staff,
+            tournament_services.invite_staff,
             tournament=tournament,
             identifier=form.cleaned_data["identifier"],
             role=form.cleaned_data["role"],
         )
         if ok:
-            from tournaments.services.staff import set_password_path
-
             user = invite.staff.user
             added = (
                 _("%(user)s is now a referee.")
@@ -519,8 +516,6 @@ def staff(request: HttpRequest, slug: str) -> HttpResponse:
 
 def send_password_link(request: HttpRequest, user: Any, link: str, tournament: Tournament) -> None:
     """E-mail the set-password link when the site can send mail (the page shows it anyway)."""
-    from django.core.mail import send_mail
-
     if not user.email:
         return
     subject = _("Your login for %(tournament)s") % {"tournament": tournament.name}
@@ -539,7 +534,7 @@ def staff_remove(request: HttpRequest, slug: str, staff_id: int) -> HttpResponse
     role = get_object_or_404(
         StaffRole.objects.select_related("user"), pk=staff_id, tournament=tournament
     )
-    ok, _result = run_service(request, None, services().remove_staff, staff=role)
+    ok, _result = run_service(request, None, tournament_services.remove_staff, staff=role)
     if ok:
         removed = (
             _("%(user)s is no longer a referee.")
@@ -570,7 +565,6 @@ def seating_by_session(tournament: Tournament) -> dict[int, list[list[int]]]:
 def quality_of(seating: dict[int, list[list[int]]]) -> dict[str, Any] | None:
     """The quality report (tournaments.seating.quality) of these sessions, or None when there
     are none or the seating is irregular (players dropped or added between sessions)."""
-    from tournaments.seating import SeatingError, quality
 
     index: dict[int, int] = {}
     plan = [
@@ -642,7 +636,7 @@ def seating_console(request: HttpRequest, slug: str) -> HttpResponse:
         ok, plan = run_service(
             request,
             form,
-            services().request_seating_plan,
+            tournament_services.request_seating_plan,
             tournament=tournament,
             mode=data["mode"],
             seed=data["seed"],
@@ -670,7 +664,12 @@ def seating_swap(request: HttpRequest, slug: str) -> HttpResponse:
             swap_form.add_error("session", _("No such session."))
         else:
             ok, _result = run_service(
-                request, swap_form, services().swap_seats, session=session, a=data["a"], b=data["b"]
+                request,
+                swap_form,
+                tournament_services.swap_seats,
+                session=session,
+                a=data["a"],
+                b=data["b"],
             )
             if ok:
                 messages.success(
@@ -692,7 +691,7 @@ def seating_upload(request: HttpRequest, slug: str) -> HttpResponse:
         ok, plan = run_service(
             request,
             upload_form,
-            services().upload_seating_plan,
+            tournament_services.upload_seating_plan,
             tournament=tournament,
             text=upload_form.cleaned_data["text"],
         )
@@ -712,8 +711,6 @@ def plan_tables(plan: SeatingPlan) -> list[list[list[str]]]:
     )
     names = {r.pk: str(r.player) for r in registrations}
     if plan.mode == SeatingPlan.Mode.SWISS:
-        from tournaments.models import StandingRow
-
         rows = {
             row.player_id: row
             for row in StandingRow.objects.filter(tournament_id=plan.tournament_id)
@@ -756,7 +753,11 @@ def seating_plan(request: HttpRequest, slug: str, plan_id: int) -> HttpResponse:
             pass
         else:
             ok, _result = run_service(
-                request, apply_form, services().apply_seating_plan, plan=plan, from_session=start
+                request,
+                apply_form,
+                tournament_services.apply_seating_plan,
+                plan=plan,
+                from_session=start,
             )
             if ok:
                 messages.success(request, _("Seating applied: tables and games are ready."))
@@ -802,7 +803,7 @@ def session_console(request: HttpRequest, slug: str, number: int) -> HttpRespons
             ok, _result = run_service(
                 request,
                 substitute_form,
-                services().substitute_player,
+                tournament_services.substitute_player,
                 game=game,
                 seat=int(data["seat"]),
                 substitute=data["substitute"],
@@ -847,10 +848,10 @@ def session_clock_action(request: HttpRequest, slug: str, number: int) -> HttpRe
             return redirect("tournaments:session", slug=slug, number=number)
     n = minutes or 0
     calls: dict[str, tuple[Callable[..., Any], dict[str, Any], str]] = {
-        "pause": (services().pause_session, {}, _("Clock paused.")),
-        "resume": (services().resume_session, {}, _("Clock running again.")),
+        "pause": (tournament_services.pause_session, {}, _("Clock paused.")),
+        "resume": (tournament_services.resume_session, {}, _("Clock running again.")),
         "extend": (
-            services().extend_session,
+            tournament_services.extend_session,
             {"minutes": minutes, "reason": request.POST.get("reason", "")},
             (
                 ngettext("%(n)s minute added.", "%(n)s minutes added.", n)
@@ -860,7 +861,7 @@ def session_clock_action(request: HttpRequest, slug: str, number: int) -> HttpRe
             % {"n": abs(n)},
         ),
         "length": (
-            services().set_session_length,
+            tournament_services.set_session_length,
             {"minutes": minutes},
             ngettext("The session lasts %(n)s minute.", "The session lasts %(n)s minutes.", n)
             % {"n": n},
@@ -886,14 +887,17 @@ def session_action(request: HttpRequest, slug: str, number: int, action: str) ->
         ok, _result = run_service(
             request,
             None,
-            services().reopen_session,
+            tournament_services.reopen_session,
             session=session,
             reason=(request.POST.get("reason") or "").strip(),
         )
         if ok:
             messages.success(request, _("Session reopened: its results are provisional again."))
         return redirect("tournaments:session", slug=slug, number=number)
-    service = {"start": services().start_session, "close": services().close_session}.get(action)
+    service = {
+        "start": tournament_services.start_session,
+        "close": tournament_services.close_session,
+    }.get(action)
     if service is None:
         raise PermissionDenied(_("Unknown action."))
     ok, _result = run_service(request, None, service, session=session)
@@ -922,7 +926,7 @@ def penalties(request: HttpRequest, slug: str) -> HttpResponse:
             ok, _result = run_service(
                 request,
                 form,
-                services().add_penalty,
+                tournament_services.add_penalty,
                 tournament=tournament,
                 player=data["player"],
                 kind=data["kind"],
@@ -966,7 +970,7 @@ def penalty_table(request: HttpRequest, slug: str) -> HttpResponse:
             ok, result = run_service(
                 request,
                 form,
-                services().add_table_penalty,
+                tournament_services.add_table_penalty,
                 tournament=tournament,
                 session=session,
                 table_number=data["table"],
@@ -998,7 +1002,7 @@ def penalty_cancel(request: HttpRequest, slug: str, penalty_id: int) -> HttpResp
         ok, _result = run_service(
             request,
             None,
-            services().cancel_penalty,
+            tournament_services.cancel_penalty,
             penalty=penalty,
             reason=form.cleaned_data["reason"],
         )

@@ -6,7 +6,7 @@ import hashlib
 
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
@@ -37,8 +37,6 @@ def session_pdf(request: HttpRequest, slug: str, number: int, document: str) -> 
     session = get_object_or_404(Session, tournament=tournament, number=number)
     build = SESSION_DOCUMENTS.get(document)
     if build is None:
-        from django.http import Http404
-
         raise Http404("No such document.")
     return _pdf_response(build(session), f"{slug}-session-{number}-{document}.pdf")
 

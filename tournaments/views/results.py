@@ -17,6 +17,7 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 
 from core.errors import ServiceError, ValidationFailed
+from scoring.services.imports import ImportTarget, import_game_records
 from tournaments import roles
 from tournaments.backup import export_tournament
 from tournaments.ema.export import ExportBlocked, ema_csv, ema_xlsx, validate_for_export
@@ -138,7 +139,6 @@ def _import_onto_tables(
 ) -> list[Any]:
     """Record i goes to the i-th table; one transaction, so a bad record imports nothing.
     (scoring.services.imports.import_game_records takes one table per call.)"""
-    from scoring.services.imports import ImportTarget, import_game_records
 
     games: list[Any] = []
     with transaction.atomic():

@@ -37,14 +37,17 @@ from scoring.services import (
 from tournaments.models import SeatingPlan, Tournament
 from tournaments.services import (
     add_staff,
+    apply_seating_plan,
     close_session,
     create_sessions,
     create_tournament,
     publish_results,
+    request_seating_plan,
     seat_session,
     start_session,
 )
 from tournaments.services import register_player as register_for_tournament
+from tournaments.services.tasks import generate_seating_plan
 from tournaments.standings.services import recompute_standings
 from tournaments.standings.tasks import recompute_standings as recompute_standings_task
 
@@ -265,9 +268,6 @@ class Command(BaseCommand):
     def _seat(self, tournament: Tournament, players: list[Player], organiser: Any) -> list:
         """Seat all sessions with the seating algorithm, else with a simple rotation."""
         try:
-            from tournaments.services import apply_seating_plan, request_seating_plan
-            from tournaments.services.tasks import generate_seating_plan
-
             plan = request_seating_plan(
                 actor=organiser,
                 tournament=tournament,

@@ -22,6 +22,8 @@ from core.errors import ValidationFailed
 from scoring.services.imports import ImportTarget, import_game_records
 from tournaments.models import Table
 
+from ._lookup import tournament_named
+
 
 class Command(BaseCommand):
     help = "Import riichi-game-record/1 files into a club night or a tournament table."
@@ -66,8 +68,6 @@ class Command(BaseCommand):
 
     def _target(self, options: dict[str, Any]) -> ImportTarget:
         if options.get("tournament"):
-            from ._lookup import tournament_named
-
             return ImportTarget(tournament=tournament_named(options["tournament"]))
         if options["table"]:
             table = Table.objects.filter(pk=options["table"]).first()
