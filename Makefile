@@ -33,9 +33,11 @@ run: demo
 	@echo ""
 	DEBUG=1 $(BIN)/python manage.py runserver $(HOST):$(PORT)
 
+# Bytecode is written for the test run (into the ignored __pycache__/ folders): without it every
+# xdist worker compiled and assertion-rewrote ~550 modules again on every run (4 s CPU each).
 test: install
 	@bash scripts/ensure-test-tools.sh
-	HANCHAN_TESTING=1 $(BIN)/python -m pytest -n 2 --dist loadgroup
+	PYTHONDONTWRITEBYTECODE= HANCHAN_TESTING=1 $(BIN)/python -m pytest -n 2 --dist loadgroup
 
 # The suite against real PostgreSQL and Redis with a real Celery worker (as CI runs it).
 test-pg: install
