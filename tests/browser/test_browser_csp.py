@@ -20,7 +20,7 @@ from django.utils import timezone
 from playwright.sync_api import expect
 
 from scoring.services import add_hand
-from tests.browser.conftest import ConsoleLog
+from tests.browser.conftest import ConsoleLog, is_csp_violation
 from tests.browser.pages import PHONE, logged_in_page
 from tests.factories import (
     GameFactory,
@@ -172,11 +172,12 @@ def test_a_violation_is_caught(chromium: Any, live_server: Any, console_log: Con
     """The recorder itself: an inline script on one of our pages is refused and recorded."""
     page = chromium.new_context(viewport=DESKTOP).new_page()
     page.goto(f"{live_server.url}/t/")
-    page.evaluate(
-        """() => { const s = document.createElement("script");
-                   s.textContent = "window.injected = 1"; document.body.appendChild(s); }"""
-    )
-    page.wait_for_timeout(200)
+    # Waits for the refusal's console message itself (was a fixed 200 ms pause).
+    with page.expect_console_message(lambda message: is_csp_violation(message.text)):
+        page.evaluate(
+            """() => { const s = document.createElement("script");
+                       s.textContent = "window.injected = 1"; document.body.appendChild(s); }"""
+        )
     assert page.evaluate("window.injected") is None
     assert console_log.csp_violations() != []
     console_log.messages.clear()  # expected here: not a failure of this test
