@@ -20,6 +20,7 @@ from core.models import Player
 from scoring.engine import RecordError, replay
 from scoring.models import Game, GameSeat
 from scoring.records import game_final, game_record
+from scoring.summary import GameSummary
 from tournaments.models import Tournament
 
 
@@ -76,7 +77,7 @@ def _hand_deltas(game: Game) -> list[list[int]]:
             summary = replay(game_record(game))
         except RecordError:
             return []
-    return [list(h["deltas"]) for h in summary["hands"]]
+    return [list(h["deltas"]) for h in GameSummary.of(summary).hands]
 
 
 def player_stats(

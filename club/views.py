@@ -24,6 +24,7 @@ from core.errors import PermissionDenied, ValidationFailed
 from core.limits import upload_problem
 from core.models import Player
 from scoring.models import Game
+from scoring.summary import GameSummary
 
 
 def club_list(request: HttpRequest) -> HttpResponse:
@@ -50,8 +51,7 @@ def league_rows(league: League) -> list[dict[str, Any]]:
         club_night__league=league, status=Game.Status.FINISHED
     ).prefetch_related("seats")
     for game in games:
-        final = (game.summary or {}).get("final") or {}
-        result = final.get("result") or []
+        result = GameSummary.of(game.summary).result
         for seat in game.seats.all():
             if seat.seat < len(result):
                 results[seat.player_id].append(int(result[seat.seat]))

@@ -39,6 +39,7 @@ from scoring.engine import (
 )
 from scoring.engine.constants import RECORD_FORMAT
 from scoring.models import Game, GamePenalty, GameSeat, Hand
+from scoring.summary import GameSummary
 from tournaments.models import Penalty, Seat
 
 _NAME_WITH_EMA = re.compile(r"^(?P<name>.*?)\s*\[(?P<ema>\d{8})\]$")
@@ -307,9 +308,9 @@ def game_final(game: Game) -> dict[str, Any] | None:
     """
     if game.status != Game.Status.FINISHED:
         return None
-    summary = game.summary
-    if isinstance(summary, Mapping) and summary.get("final"):
-        return dict(summary["final"])
+    final = GameSummary.of(game.summary).final
+    if final:
+        return final
     return compute_final(game)
 
 

@@ -14,6 +14,7 @@ from django.utils.translation import gettext as _
 from scoring.engine import RecordError, Ruleset, load_ruleset, replay
 from scoring.models import Game, GamePenalty
 from scoring.records import game_record
+from scoring.summary import GameSummary
 
 WINDS = "ESWN"
 
@@ -93,7 +94,7 @@ def table_state(game: Game, *, upto: int | None = None) -> dict[str, Any]:
     scores = hands[-1]["scores"] if hands else [rules.start_points] * len(players)
     final = result.get("final")
     if not hands and game.entry == Game.Entry.FINAL_SCORES and isinstance(game.summary, dict):
-        final = game.summary.get("final")  # a paper sheet: no hands, the results at once
+        final = GameSummary.of(game.summary).final  # a paper sheet: no hands, the results at once
         if final:
             scores = list(final["scores"])
     nxt: dict[str, Any] | None = (

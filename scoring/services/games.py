@@ -34,6 +34,7 @@ from scoring.records import (
     game_record,  # the one game-record writer (re-exported)
     resolve_player_label,
 )
+from scoring.summary import GameSummary
 from tournaments.models import Penalty, Registration, Table
 from tournaments.roles import is_referee
 from tournaments.standings.tasks import enqueue_recompute
@@ -64,9 +65,7 @@ def game_snapshot(game: Game, *, hands: int | None = None) -> dict[str, Any]:
         "substitutes": game.substitutes,
         "final_scores": game.final_scores,
         "hands": game.hands.count() if hands is None else hands,
-        "result": (game.summary or {}).get("final", {}).get("result")
-        if isinstance((game.summary or {}).get("final"), dict)
-        else None,
+        "result": (GameSummary.of(game.summary).final or {}).get("result"),
     }
 
 
@@ -83,7 +82,7 @@ def compute_summary(game: Game) -> dict[str, Any]:
 
 def is_over(summary: Mapping[str, Any] | None) -> bool:
     """Whether the rules ended the game (replay's `next` is None once it is over)."""
-    return bool(summary) and summary.get("next", {}) is None  # type: ignore[union-attr]
+    return GameSummary.of(summary).over
 
 
 def save_written_game(game: Game, *, fields: Sequence[str] = (), ratings: bool = False) -> None:

@@ -20,6 +20,7 @@ from scoring.engine.constants import WINDS
 from scoring.engine.validate import MAX_HANDS
 from scoring.models import Game, Hand
 from scoring.records import game_record, load_stored_game, stored_game_from
+from scoring.summary import GameSummary
 from scoring.tiles import Situation, TileError, cross_check, evaluate
 
 from ._common import (
@@ -69,11 +70,11 @@ def tile_check(
     """
     if hand is None:
         hand = game.hands.get(number=number).data
-    summary = game.summary or {}
+    summary = GameSummary.of(game.summary)
     if not _single_win(hand):
         raise ValidationFailed("Tiles can be checked for a single win only.", field="tiles")
     win = hand["wins"][0]
-    replayed = summary["hands"][number]
+    replayed = summary.hands[number]
     players = len(replayed["scores"])
     winner = int(win["winner"])
     situation = Situation(

@@ -15,6 +15,7 @@ from core.models import Player
 from scoring.engine import RecordError, replay
 from scoring.models import Game
 from scoring.records import _resolve_player, resolve_player_label
+from scoring.summary import GameSummary
 from tournaments.models import Seat, Table
 
 from .games import import_game_record
@@ -112,7 +113,7 @@ def import_game_records(
                 table=table,
                 club_night=target.club_night,
                 players=players,
-                finalize=summary["final"] is not None,
+                finalize=GameSummary.of(summary).final is not None,
             )
         )
     return games

@@ -19,6 +19,7 @@ from scoring.engine import RulesError, load_ruleset
 from scoring.models import Game, GameSeat
 from scoring.records import check_game_points, game_final
 from scoring.selectors import game_chombos
+from scoring.summary import GameSummary
 from tournaments.models import Penalty, StandingRow, Table, Tournament
 from tournaments.spreadsheet import SafeCsvWriter, append_xlsx_row, is_formula_like
 from tournaments.standings.exports import thousands
@@ -153,7 +154,7 @@ def _chombo_lines(game: Game) -> list[dict[str, Any]]:
     players = {
         gs.seat: gs.player for gs in GameSeat.objects.filter(game=game).select_related("player")
     }
-    hands = (game.summary or {}).get("hands") or []
+    hands = GameSummary.of(game.summary).hands
     lines = []
     for c in found:
         player = players.get(c["seat"])

@@ -21,6 +21,7 @@ from typing import Any
 from django.db import connection
 
 from scoring.models import Game, GameSeat
+from scoring.summary import GameSummary
 from tournaments.models import Seat, Session, StandingRow, Table, Tournament
 
 from .ranking import Aggregate, Entry, Rankable, Ranked, rank_players, tie_breaks_of
@@ -136,7 +137,7 @@ def load_game(cursor: Any, tournament_id: int, game_id: int) -> dict[str, Any]:
     summary = _json(summary)
     return {
         "finished": status == Game.Status.FINISHED,
-        "final": summary.get("final") if isinstance(summary, dict) else None,
+        "final": GameSummary.of(summary).final,
         "substitutes": _json(substitutes) or [],
         "table_id": table_id,
         "table": table,

@@ -17,6 +17,7 @@ from core.models import Player
 from core.roles import is_site_admin
 from scoring.models import Game, GameSeat
 from scoring.selectors import round_label
+from scoring.summary import GameSummary
 from tournaments import roles
 from tournaments.models import Seat, Session, StandingRow, Tournament
 from tournaments.selectors import HIDDEN, can_see_tournament
@@ -165,15 +166,15 @@ def _player_games(tournament: Tournament, player: Player) -> list[dict[str, Any]
     games: list[dict[str, Any]] = []
     for game_seat in seats:
         game: Game = game_seat.game
-        summary = game.summary or {}
-        hands = summary.get("hands") or []
+        summary = GameSummary.of(game.summary)
+        hands = summary.hands
         seat = game_seat.seat
         start = (hands[0]["scores"][seat] - hands[0]["deltas"][seat]) if hands else None
         scores = ([start] if start is not None else []) + [h["scores"][seat] for h in hands]
         labels = [_("start")] + [round_label(h) for h in hands]
-        final = summary.get("final") or {}
-        result = (final.get("result") or [None] * 4)[seat] if final else None
-        rank = (final.get("rank") or [None] * 4)[seat] if final else None
+        final = summary.final or {}
+        result = (summary.result or [None] * 4)[seat] if final else None
+        rank = (summary.rank or [None] * 4)[seat] if final else None
         games.append(
             {
                 "game": game,
@@ -234,7 +235,7 @@ def _substituted_sessions(tournament: Tournament, player: Player) -> list[dict[s
         sitter = game.seats.select_related("player").filter(seat=seat.wind).first()
         if sub is None or sitter is None or sitter.player_id == player.pk:
             continue
-        final = (game.summary or {}).get("final") or {}
+        final = GameSummary.of(game.summary).final or {}
         finished = game.status == Game.Status.FINISHED
         out.append(
             {

@@ -34,6 +34,7 @@ from scoring.services import (
     finalize_game,
     game_record,
 )
+from scoring.summary import GameSummary
 from tournaments.models import SeatingPlan, Tournament
 from tournaments.services import (
     add_staff,
@@ -160,7 +161,7 @@ def play_game(game: Game, rng: random.Random, *, actor: Any) -> Game:
             continue
         game = add_hand(actor=actor, game=game, hand=hand, expected_version=game.version)
         record["hands"].append(hand)
-        if game.summary and game.summary.get("next") is None:
+        if GameSummary.of(game.summary).over:
             return finalize_game(actor=actor, game=game, expected_version=game.version)
     return finalize_game(actor=actor, game=game, expected_version=game.version, end="time")
 
