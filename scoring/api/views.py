@@ -156,8 +156,8 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ServiceViewS
         # service needs it, locked, and the service keeps it instead of reading it again.
         in_transaction = transaction.get_connection().in_atomic_block
         games = (
-            # The hand entry replays the game: its rows come along (services.enter_hand).
-            services.locked_games(with_rows=self.action == "hands")
+            # A hand entry or a finalize replays the game: its rows come along.
+            services.locked_games(with_rows=self.action in ("hands", "finalize"))
             if in_transaction
             else Game.objects.select_related("table__session").defer("summary")
         )

@@ -32,7 +32,9 @@ from scoring.models import Game, GamePenalty, GameSeat, Hand
 from scoring.policy import policy_for
 from scoring.records import (
     game_record,  # the one game-record writer (re-exported)
+    load_stored_game,
     resolve_player_label,
+    stored_game_from,
 )
 from scoring.summary import GameSummary
 from tournaments.models import Penalty, Registration, Table
@@ -46,6 +48,7 @@ from ._common import (
     check_ruleset,
     engine_error,
     final_scores_summary,
+    keep_loaded,
     lock_game,
     require_editor,
     require_open_session,
@@ -191,30 +194,41 @@ def finalize_game(
     (before it, organisers only: `check_time_signal`).
     """
     override: str | None = None
-    game = lock_game(game, expected_version=expected_version)
+    # With its seats, hands and penalties where the database can (PostgreSQL): the game is
+    # replayed from these rows, and the answer is built from them (issue 14.7).
+    game = lock_game(game, expected_version=expected_version, with_rows=True)
     require_editor(actor, game)
     require_open_session(actor, game)
     if game.status == Game.Status.FINISHED:
         raise ValidationFailed("The game is already finished.", field="status")
-    before = game_snapshot(game)
+    stored = stored_game_from(game)
+    if stored is None and game.entry == Game.Entry.HANDS:
+        stored = load_stored_game(game)
+    hands = len(stored.hands) if stored is not None else None
+    before = game_snapshot(game, hands=hands)
     if end is not None:
         if end not in END_VALUES:
             raise ValidationFailed('end must be "complete" or "time".', field="end")
         game.end = end
+    summary: dict[str, Any] | None = None
     if game.entry == Game.Entry.FINAL_SCORES:
         if not game.final_scores:
             raise ValidationFailed("Enter the final scores first.", field="final_scores")
     else:
-        if not game.hands.exists():
+        assert stored is not None
+        if not stored.hands:
             raise ValidationFailed("The game has no hands yet.", field="hands")
-        summary = compute_summary(game)
+        # One record, replayed as it will be stored (finishing changes nothing the engine
+        # reads) and, for an end on time, once more as if the rules had to end it.
+        record = game_record(game, stored)
+        summary = run_engine(record)
         if game.end == "complete" and not is_over(summary):
             raise ValidationFailed(
                 "The rules have not ended this game yet; if the session stopped on time, "
                 'finish it with end "time" (EMA 2025 7.4).',
                 field="end",
             )
-        if game.end == "time" and not _ended_by_rules(game):
+        if game.end == "time" and not _ended_by_rules(game, record):
             override = check_time_signal(actor, game)
             if override and actor is not None and not reason.strip():
                 raise ValidationFailed(
@@ -224,8 +238,13 @@ def finalize_game(
                 )
     game.status = Game.Status.FINISHED
     game.finished_at = timezone.now()
-    save_written_game(game, fields=["status", "finished_at", "end"])
-    after = game_snapshot(game)
+    if summary is None:
+        save_written_game(game, fields=["status", "finished_at", "end"])
+    else:
+        game.summary = summary
+        bump_version(game, fields=["status", "finished_at", "end", "summary"])
+        announce_change(game)
+    after = game_snapshot(game, hands=hands)
     if override:
         after["override"] = override  # an organiser ended it before the time signal
     record_audit(
@@ -237,12 +256,17 @@ def finalize_game(
         reason=reason,
         **audit_scope(game),
     )
+    if stored is not None:
+        keep_loaded(game, seats=stored.seats, hands=stored.hands)  # the answer needs no read
     return game
 
 
-def _ended_by_rules(game: Game) -> bool:
+def _ended_by_rules(game: Game, record: Mapping[str, Any] | None = None) -> bool:
     """Whether the rules ended the game without an `end: "time"` (the engine's own EMA 2025
-    7.4 end, the signal hand and one more, counts)."""
+    7.4 end, the signal hand and one more, counts). `record`: the game's record, already
+    written (game_record leaves `end` out for "complete")."""
+    if record is not None:
+        return is_over(run_engine({k: v for k, v in record.items() if k != "end"}))
     chosen = game.end
     game.end = "complete"
     try:
