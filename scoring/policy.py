@@ -39,6 +39,11 @@ class GamePolicy:
         not yet, or return an override note for the audit trail (None: nothing to note)."""
         return None
 
+    def time_signal_state(self, user: Any, game: Game) -> dict[str, Any]:
+        """Whether the entry page offers "finalize on time" (EMA 2025 7.4): `allowed`, the
+        `signal_at` time (None: no clock), and whether it would be an organiser's `override`."""
+        return {"allowed": True, "signal_at": None, "override": False}
+
     def scope(self, game: Game) -> tuple[int | None, int | None]:
         """(tournament id, club id) for the audit trail of the game."""
         return None, None

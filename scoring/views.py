@@ -14,7 +14,6 @@ from django.core.exceptions import PermissionDenied
 from django.db.models import Q
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
@@ -30,7 +29,7 @@ from scoring.forms import (
     field_for_engine_error,
 )
 from scoring.models import Game
-from scoring.policy import can_edit_game
+from scoring.policy import can_edit_game, policy_for
 from scoring.records import game_record as record_of
 from scoring.selectors import WINDS, chombo_points, offers_time_signal, table_state
 from scoring.services import (
@@ -45,8 +44,6 @@ from scoring.services import (
 )
 from scoring.services._common import require_open_session
 from scoring.tiles import Situation, TileError, cross_check, evaluate
-from tournaments import roles
-from tournaments.clock import session_clock
 from tournaments.models import Session, StaffRole
 from tournaments.selectors import visible_games
 
@@ -122,20 +119,9 @@ def locked_message(user: Any, game: Game) -> str | None:
 
 
 def time_signal_state(user: Any, game: Game) -> dict[str, Any]:
-    """Whether "finalize on time" is offered (EMA 2025 7.4): after the session's time signal,
-    or to an organiser at any time (an audited override)."""
-    if game.table_id is None:
-        return {"allowed": True, "signal_at": None, "override": False}
-    session = game.table.session  # type: ignore[union-attr]
-    now = timezone.now()
-    signal_at = session_clock(session, now)["signal_at"]
-    sounded = signal_at is not None and now >= signal_at
-    organiser = roles.is_organiser(user, session.tournament_id)
-    return {
-        "allowed": sounded or organiser,
-        "signal_at": signal_at,
-        "override": organiser and not sounded,
-    }
+    """Whether "finalize on time" is offered (EMA 2025 7.4): the game's policy decides (for a
+    tournament game: after the session's time signal, or to an organiser at any time)."""
+    return policy_for(game).time_signal_state(user, game)
 
 
 def _entry_context(

@@ -58,6 +58,20 @@ class TournamentGamePolicy(GamePolicy):
                 field="session",
             )
 
+    def time_signal_state(self, user: Any, game: Game) -> dict[str, Any]:
+        """EMA 2025 7.4: "finalize on time" is offered after the session's time signal, or to
+        an organiser at any time (an audited override)."""
+        session = game.table.session  # type: ignore[union-attr]
+        now = timezone.now()
+        signal_at = session_clock(session, now)["signal_at"]
+        sounded = signal_at is not None and now >= signal_at
+        organiser = is_organiser(user, session.tournament_id)
+        return {
+            "allowed": sounded or organiser,
+            "signal_at": signal_at,
+            "override": organiser and not sounded,
+        }
+
     def check_time_signal(self, actor: Any, game: Game) -> str | None:
         """EMA 2025 7.4: a game the rules have not ended stops on time only after the time
         signal (15 minutes before the session's end). Before it only an organiser may end it
