@@ -47,6 +47,10 @@ def max_upload_bytes() -> int:
 
 MAX_TEXT_UPLOAD_BYTES = 2 * MB  # CSV registrations and plans, JSON game records
 
+# Sessions per tournament: session numbers are small integers in the database, and no
+# riichi event plays more than a few dozen sessions.
+MAX_SESSIONS = 50
+
 
 def megabytes(n: int) -> str:
     return f"{n / MB:g} MB"

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from club.models import Membership
+from core.limits import MAX_SESSIONS
 from core.models import AuditEntry
 from scoring.models import Game, Hand
 from tests.api.conftest import World, client_for
@@ -196,6 +197,31 @@ def test_seating_plan_request_poll_apply(world: World, django_capture_on_commit_
     session = Session.objects.get(tournament=world.tournament, number=2)
     assert session.tables.count() == 2
     assert Game.objects.filter(table__session=session).count() == 2
+
+
+def test_seating_plan_apply_refuses_sessions_beyond_the_limit(
+    world: World, django_capture_on_commit_callbacks
+) -> None:
+    """Session numbers are small integers: a plan applied from session 40,000 was a 500 on
+    PostgreSQL (found by the CI fuzz run). Refused naming the field, nothing seated."""
+    for _ in range(4):
+        RegistrationFactory(tournament=world.tournament)
+    organiser = world.client("organiser")
+    with django_capture_on_commit_callbacks(execute=True):
+        requested = organiser.post(
+            "/api/v1/tournaments/open/seating-plans/",
+            {"mode": "random", "seed": 7, "options": {"rounds": 2, "time_budget": 1}},
+            format="json",
+        )
+    plan_id = requested.json()["id"]
+    sessions_before = Session.objects.filter(tournament=world.tournament).count()
+    for start in (40000, MAX_SESSIONS):  # the serializer's bound; the plan's last session
+        refused = organiser.post(
+            f"/api/v1/seating-plans/{plan_id}/apply/", {"from_session": start}, format="json"
+        )
+        assert refused.status_code == 400, refused.content
+        assert "from_session" in refused.content.decode()
+    assert Session.objects.filter(tournament=world.tournament).count() == sessions_before
 
 
 def test_audit_log_records_api_writes_with_reason(world: World) -> None:

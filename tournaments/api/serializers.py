@@ -12,7 +12,7 @@ from rest_framework import serializers
 
 from core.api.base import inline_choice_field
 from core.api.serializers import PlayerBriefSerializer
-from core.limits import upload_problem
+from core.limits import MAX_SESSIONS, upload_problem
 from core.models import Player, country_validator, ema_number_validator
 from scoring.engine import PRESETS
 from tournaments.models import (
@@ -287,7 +287,7 @@ class TournamentInputSerializer(serializers.Serializer):
     country = serializers.CharField(
         max_length=2, required=False, allow_blank=True, default="", validators=[country_validator]
     )
-    sessions_planned = serializers.IntegerField(min_value=1, max_value=50, default=4)
+    sessions_planned = serializers.IntegerField(min_value=1, max_value=MAX_SESSIONS, default=4)
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         if attrs["ends_on"] < attrs["starts_on"]:
@@ -379,7 +379,7 @@ class OptionalReasonInputSerializer(serializers.Serializer):
 class SessionsInputSerializer(serializers.Serializer):
     count = serializers.IntegerField(
         min_value=1,
-        max_value=50,
+        max_value=MAX_SESSIONS,
         required=False,
         help_text="Create sessions 1..count that are missing (default: sessions_planned).",
     )
@@ -399,7 +399,7 @@ class SeatingPlanInputSerializer(serializers.Serializer):
 class ApplyPlanInputSerializer(serializers.Serializer):
     from_session = serializers.IntegerField(
         min_value=1,
-        max_value=2**31 - 1,
+        max_value=MAX_SESSIONS,
         required=False,
         help_text="Number of the first session the plan seats (sessions are created as needed).",
     )

@@ -11,6 +11,7 @@ from django.db import transaction
 from core.audit import record_audit
 from core.enqueue import enqueue_after_commit
 from core.errors import ValidationFailed
+from core.limits import MAX_SESSIONS
 from core.models import Player
 from scoring.models import Game, GameSeat, Hand
 from tournaments.models import Registration, Seat, SeatingPlan, Session, Tournament
@@ -175,6 +176,12 @@ def apply_seating_plan(
     start = from_session or plan.options.get("from_session") or 1
     if not isinstance(start, int) or start < 1:
         raise ValidationFailed("from_session is a session number.", field="from_session")
+    if start + len(plan.plan) - 1 > MAX_SESSIONS:
+        raise ValidationFailed(
+            f"A tournament has at most {MAX_SESSIONS} sessions; this plan would seat up to "
+            f"session {start + len(plan.plan) - 1}.",
+            field="from_session",
+        )
     by_registration = {
         r.pk: r for r in Registration.objects.filter(tournament=tournament).select_related("player")
     }
