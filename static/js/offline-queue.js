@@ -55,7 +55,14 @@
   function run(storeName, mode, work) {
     return db().then(function (database) {
       return new Promise(function (resolve, reject) {
-        var tx = database.transaction(storeName, mode);
+        // A queued hand must survive the browser being closed or killed right after
+        // "queued" shows: Chromium's default (relaxed) durability may report a write
+        // complete before it reaches the disk. Browsers without the option ignore it.
+        var tx = database.transaction(
+          storeName,
+          mode,
+          mode === "readwrite" ? { durability: "strict" } : undefined,
+        );
         var result;
         tx.oncomplete = function () {
           resolve(result);

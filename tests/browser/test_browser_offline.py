@@ -342,11 +342,10 @@ def test_the_queue_survives_a_browser_restart(
         context.set_offline(True)
         page = context.pages[0] if context.pages else context.new_page()
         page.goto(f"{live_server.url}/games/{game.pk}/entry/")  # from the phone's cache
-        queued(page, 2)
-        assert page.locator("#offline-queue-list li .grow").all_text_contents() == [
-            "Ron: Ben Berg 2 han 30 fu from Clara Claus",
-            "Ron: Clara Claus 3 han 30 fu from David Dorn",
-        ]
+        page.wait_for_selector("#net-status[data-state='offline']")
+        # Playwright's offline switch reaches the page, not always the service worker: the
+        # background sync left pending before the restart may deliver part of the queue while
+        # the browser starts (seen in CI). Either way each hand must arrive once, in order.
         context.set_offline(False)
         page.wait_for_selector("#net-status[data-state='online'][data-queued='0']")
         game.refresh_from_db()
