@@ -44,8 +44,8 @@ def _clean_options(mode: str, options: dict[str, Any] | None, tournament: Tourna
         rounds = options.setdefault(
             "rounds", max(tournament.sessions_planned - from_session + 1, 1)
         )
-        if not isinstance(rounds, int) or not 1 <= rounds <= 50:
-            raise ValidationFailed("rounds must be 1 to 50.", field="options.rounds")
+        if not isinstance(rounds, int) or not 1 <= rounds <= MAX_SESSIONS:
+            raise ValidationFailed(f"rounds must be 1 to {MAX_SESSIONS}.", field="options.rounds")
     separate_by = options.get("separate_by")
     if separate_by is not None and separate_by not in SEPARATE_BY:
         raise ValidationFailed('separate_by is "club" or "country".', field="options.separate_by")

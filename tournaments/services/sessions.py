@@ -10,6 +10,7 @@ from django.utils import timezone
 
 from core.audit import record_audit
 from core.errors import ValidationFailed
+from core.limits import MAX_SESSIONS
 from core.models import Player
 from scoring.engine import load_ruleset
 from scoring.models import Game, Hand
@@ -42,8 +43,8 @@ def create_sessions(
     """Create the missing sessions 1..count (default: the tournament's sessions_planned)."""
     require_organiser(actor, tournament)
     count = tournament.sessions_planned if count is None else count
-    if not isinstance(count, int) or not 1 <= count <= 50:
-        raise ValidationFailed("Between 1 and 50 sessions.", field="count")
+    if not isinstance(count, int) or not 1 <= count <= MAX_SESSIONS:
+        raise ValidationFailed(f"Between 1 and {MAX_SESSIONS} sessions.", field="count")
     existing = set(tournament.sessions.values_list("number", flat=True))
     created = [
         Session.objects.create(

@@ -13,6 +13,7 @@ from club.services.players import clean_country
 from club.services.validation import check_rules, parse_date
 from core.audit import record_audit
 from core.errors import PermissionDenied, ValidationFailed
+from core.limits import MAX_SESSIONS
 from scoring.models import Game
 from tournaments.models import StaffRole, Tournament
 from tournaments.standings.ranking import TIE_BREAKS
@@ -72,8 +73,10 @@ def create_tournament(
     end = parse_date(ends_on, field="ends_on") if ends_on not in (None, "") else start
     if end < start:
         raise ValidationFailed("The tournament ends before it starts.", field="ends_on")
-    if not isinstance(sessions_planned, int) or not 1 <= sessions_planned <= 50:
-        raise ValidationFailed("Plan between 1 and 50 sessions.", field="sessions_planned")
+    if not isinstance(sessions_planned, int) or not 1 <= sessions_planned <= MAX_SESSIONS:
+        raise ValidationFailed(
+            f"Plan between 1 and {MAX_SESSIONS} sessions.", field="sessions_planned"
+        )
     if not isinstance(session_minutes, int) or not 10 <= session_minutes <= 600:
         raise ValidationFailed("A session lasts 10 to 600 minutes.", field="session_minutes")
     tournament = Tournament.objects.create(
@@ -196,8 +199,10 @@ def update_tournament(*, actor: Any, tournament: Tournament, **changes: Any) -> 
         raise ValidationFailed("The tournament ends before it starts.", field="ends_on")
     if "sessions_planned" in changes:
         n = changes["sessions_planned"]
-        if not isinstance(n, int) or not 1 <= n <= 50:
-            raise ValidationFailed("Plan between 1 and 50 sessions.", field="sessions_planned")
+        if not isinstance(n, int) or not 1 <= n <= MAX_SESSIONS:
+            raise ValidationFailed(
+                f"Plan between 1 and {MAX_SESSIONS} sessions.", field="sessions_planned"
+            )
         tournament.sessions_planned = n
     if "session_minutes" in changes:
         m = changes["session_minutes"]
