@@ -29,6 +29,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import secrets
 import shutil
 import socket
@@ -273,6 +274,24 @@ def print_report(counts: dict[str, Counter[str]], schema: dict[str, Any]) -> Non
     print(f"operations with at least one 2xx: {reached} of {len(operations)}")
 
 
+EXCEPTION_LINE = re.compile(r"[A-Za-z_][\w.]*(Error|Exception|DoesNotExist)\b")
+
+
+def print_server_errors(server_log: Path, limit: int = 10) -> None:
+    """The failing path and the final exception of each 5xx in the server's log: the logs
+    folder is a temporary one in CI, so this is all that is left to debug a failure from."""
+    if not server_log.exists():
+        return
+    failures: list[list[str]] = []
+    for line in server_log.read_text(errors="replace").splitlines():
+        if line.startswith("Internal Server Error:"):
+            failures.append([line, ""])
+        elif failures and EXCEPTION_LINE.match(line):
+            failures[-1][1] = line  # the last exception of a chain is the one raised
+    for path, error in failures[:limit]:
+        print(f"  {path}\n    {error}")
+
+
 def fuzz_live(
     base: str, world: dict[str, Any], examples: int, work: Path, *, max_time: int = 150
 ) -> int:
@@ -307,6 +326,8 @@ def fuzz_live(
     if result.returncode == 1 and not server_errors:
         server_errors = max(1, result.stdout.count("Server error"))  # count it, don't hide it
     print(f"server errors (5xx) found: {server_errors} -> {'OK' if not server_errors else 'FAIL'}")
+    if server_errors:
+        print_server_errors(work / "gunicorn.log")
     return server_errors
 
 

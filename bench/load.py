@@ -36,7 +36,6 @@ import json
 import math
 import os
 import random
-import re
 import secrets
 import shutil
 import signal
@@ -416,24 +415,6 @@ def print_table(rows: list[dict[str, str]], duration: float) -> bool:
     return met
 
 
-EXCEPTION_LINE = re.compile(r"[A-Za-z_][\w.]*(Error|Exception|DoesNotExist)\b")
-
-
-def print_server_errors(server_log: Path, limit: int = 10) -> None:
-    """The failing path and the final exception of each 5xx in the server's log: the logs
-    folder is a temporary one in CI, so this is all that is left to debug a failure from."""
-    if not server_log.exists():
-        return
-    failures: list[list[str]] = []
-    for line in server_log.read_text(errors="replace").splitlines():
-        if line.startswith("Internal Server Error:"):
-            failures.append([line, ""])
-        elif failures and EXCEPTION_LINE.match(line):
-            failures[-1][1] = line  # the last exception of a chain is the one raised
-    for path, error in failures[:limit]:
-        print(f"  {path}\n    {error}")
-
-
 def fuzz_live(base: str, examples: int, work: Path, max_time: int) -> int:
     """bench/fuzz.py against the running server: it seeds the objects the operations act on
     (in this process's database, the server's), runs schemathesis with links and fixed path
@@ -637,8 +618,6 @@ def main() -> int:
         server_errors = 0
         if options.fuzz_examples:
             server_errors = fuzz_live(base, options.fuzz_examples, work, options.fuzz_max_time)
-            if server_errors:
-                print_server_errors(work / "gunicorn.log")
         failed = lost or errors or server_errors or counts["finished"] != acknowledged["finalized"]
         return 1 if failed else 0
     finally:
