@@ -7,8 +7,10 @@ class ClubConfig(AppConfig):
 
     def ready(self) -> None:
         # In ready(): these import models, which load only once the app registry is ready.
+        from club.models import Membership
         from club.policy import ClubGamePolicy
         from club.ratings import receivers
+        from core.roles import forget_roles_when_changed
         from scoring.policy import register_game_policy
         from scoring.signals import game_changed
 
@@ -16,3 +18,5 @@ class ClubConfig(AppConfig):
         # Who may change its games and when (scoring.policy).
         register_game_policy(ClubGamePolicy())
         game_changed.connect(receivers.game_changed, dispatch_uid="club.ratings")
+        # A club admin made or unmade within a request is seen by that request's next check.
+        forget_roles_when_changed(Membership)

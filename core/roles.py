@@ -12,6 +12,8 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from django.db.models.signals import post_delete, post_save
+
 if TYPE_CHECKING:
     from core.models import Player
 
@@ -38,6 +40,19 @@ def forget_roles() -> None:
     memo = _memo.get()
     if memo is not None:
         memo.clear()
+
+
+def forget_roles_when_changed(*models: Any) -> None:
+    """Called from an AppConfig.ready() with the app's role models (tournaments: StaffRole;
+    club: Membership): a role granted or taken away within a request is seen by that
+    request's next check."""
+    for model in models:
+        post_save.connect(_roles_changed, sender=model, dispatch_uid=f"roles:{model._meta.label}")
+        post_delete.connect(_roles_changed, sender=model, dispatch_uid=f"roles:{model._meta.label}")
+
+
+def _roles_changed(**_: Any) -> None:
+    forget_roles()
 
 
 def remembered(key: tuple[Any, ...], look_up: Callable[[], T]) -> T:

@@ -1,14 +1,4 @@
-from typing import Any
-
 from django.apps import AppConfig
-from django.db.models.signals import post_delete, post_save
-
-
-def _roles_changed(**_: Any) -> None:
-    # Imported when a role changes: apps.py must load before any model module.
-    from core.roles import forget_roles
-
-    forget_roles()
 
 
 class TournamentsConfig(AppConfig):
@@ -17,7 +7,7 @@ class TournamentsConfig(AppConfig):
 
     def ready(self) -> None:
         # In ready(): these import models, which load only once the app registry is ready.
-        from club.models import Membership
+        from core.roles import forget_roles_when_changed
         from scoring.policy import register_game_policy
         from scoring.signals import game_changed
 
@@ -30,6 +20,4 @@ class TournamentsConfig(AppConfig):
         register_game_policy(TournamentGamePolicy())
         game_changed.connect(receivers.game_changed, dispatch_uid="tournaments.standings")
         # A role granted or taken away within a request is seen by that request's next check.
-        for model in (StaffRole, Membership):
-            post_save.connect(_roles_changed, sender=model)
-            post_delete.connect(_roles_changed, sender=model)
+        forget_roles_when_changed(StaffRole)
