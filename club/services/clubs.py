@@ -13,10 +13,10 @@ from club.roles import is_club_admin
 from core.audit import record_audit
 from core.errors import PermissionDenied, ValidationFailed
 from core.models import Player
+from core.players import clean_country
+from core.validation import parse_date, parse_optional_date
 from scoring.engine import load_ruleset
-
-from .players import clean_country
-from .validation import check_rules, parse_date, parse_optional_date
+from scoring.validation import check_rules
 
 
 def _require_club_admin(actor: Any, club: Club) -> None:

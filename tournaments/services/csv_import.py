@@ -15,11 +15,11 @@ from typing import Any
 
 from django.db import transaction
 
-from club.services.players import clean_country, clean_ema_number, clean_name
 from core.audit import record_audit
 from core.errors import ServiceError, ValidationFailed
 from core.models import Player
 from core.names import fold, split_name
+from core.players import clean_country, clean_ema_number, clean_name
 from tournaments.models import Registration, Tournament
 
 from ._common import require_organiser

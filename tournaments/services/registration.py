@@ -7,10 +7,10 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
-from club.services.players import check_ema_number_free, clean_country, clean_ema_number, clean_name
 from core.audit import record_audit
 from core.errors import ValidationFailed
 from core.models import Player
+from core.players import check_ema_number_free, clean_country, clean_ema_number, clean_name
 from scoring.models import Game
 from tournaments.models import Registration, Seat, Session, StandingRow, Tournament
 from tournaments.standings.cache import touch as touch_standings

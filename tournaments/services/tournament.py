@@ -9,12 +9,13 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils.text import slugify
 
-from club.services.players import clean_country
-from club.services.validation import check_rules, parse_date
 from core.audit import record_audit
 from core.errors import PermissionDenied, ValidationFailed
 from core.limits import MAX_SESSIONS
+from core.players import clean_country
+from core.validation import parse_date
 from scoring.models import Game
+from scoring.validation import check_rules
 from tournaments.models import StaffRole, Tournament
 from tournaments.standings.ranking import TIE_BREAKS
 from tournaments.standings.tasks import enqueue_recompute

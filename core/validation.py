@@ -1,4 +1,6 @@
-"""Input checks shared by the services of every app: each failure names its field."""
+"""Input checks shared by the services of every app: each failure names its field.
+
+A ruleset choice is checked by `scoring.validation.check_rules` (it asks the engine)."""
 
 from __future__ import annotations
 
@@ -6,15 +8,6 @@ import datetime
 from typing import Any
 
 from core.errors import ValidationFailed
-from scoring.engine import RulesError, load_ruleset
-
-
-def check_rules(ruleset: str, overrides: dict[str, Any] | None) -> None:
-    """A preset id plus overrides the engine accepts (unknown keys and bad values refused)."""
-    try:
-        load_ruleset(ruleset, overrides or None)
-    except RulesError as error:
-        raise ValidationFailed(error.message, field=error.field or "ruleset") from error
 
 
 def parse_date(value: Any, *, field: str) -> datetime.date:
