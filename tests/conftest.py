@@ -26,6 +26,29 @@ ROOT = Path(__file__).resolve().parent.parent
 settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
+# Cache keys of one test never meet another's in a shared Redis: the login throttle counts
+# failures per address for 15 minutes, and counts left by an earlier test, run or xdist worker
+# locked later tests out. The prefix is per process, not per thread, so a test's live server and
+# its worker threads share it.
+_cache_prefix = f"test-{uuid.uuid4().hex[:12]}"
+
+
+def _test_cache_key(key: str, key_prefix: str, version: int) -> str:
+    return f"{_cache_prefix}:{version}:{key}"
+
+
+settings.CACHES["default"]["KEY_FUNCTION"] = _test_cache_key
+
+
+@pytest.fixture(autouse=True)
+def _own_cache_keys() -> Iterator[None]:
+    """Each test starts on an empty key space: no throttle count, lock or cached page of an
+    earlier test reaches it."""
+    global _cache_prefix
+    _cache_prefix = f"test-{uuid.uuid4().hex[:12]}"
+    yield
+
+
 @pytest.fixture(autouse=True)
 def _english_after_each_test() -> Iterator[None]:
     """LocaleMiddleware leaves the last request's language active in the thread: a test that
