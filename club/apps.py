@@ -8,8 +8,9 @@ class ClubConfig(AppConfig):
     def ready(self) -> None:
         # In ready(): these import models, which load only once the app registry is ready.
         from club.models import Membership
-        from club.policy import ClubGamePolicy
+        from club.policy import ClubGamePolicy, ClubPlayerPolicy
         from club.ratings import receivers
+        from core.players import register_player_policy
         from core.roles import forget_roles_when_changed
         from scoring.policy import register_game_policy
         from scoring.signals import game_changed
@@ -17,6 +18,8 @@ class ClubConfig(AppConfig):
         # Ratings follow the games (scoring announces, never imports club: issue 14).
         # Who may change its games and when (scoring.policy).
         register_game_policy(ClubGamePolicy())
+        # Club admins create players (core.players).
+        register_player_policy(ClubPlayerPolicy())
         game_changed.connect(receivers.game_changed, dispatch_uid="club.ratings")
         # A club admin made or unmade within a request is seen by that request's next check.
         forget_roles_when_changed(Membership)

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from club.models import Club, ClubNight
+from club.models import Club, ClubNight, Membership
 from club.roles import is_club_admin
+from core.players import PlayerPolicy
 from scoring.models import Game
 from scoring.policy import GamePolicy
 
@@ -43,3 +44,15 @@ class ClubGamePolicy(GamePolicy):
             return 0
         others = game.seats.count() - 1
         return others if club.confirmations == club.Confirmations.ALL else 1
+
+
+class ClubPlayerPolicy(PlayerPolicy):
+    """Any club admin creates players (core.players)."""
+
+    def may_create_players(self, user: Any) -> bool:
+        return bool(
+            getattr(user, "is_authenticated", False)
+            and Membership.objects.filter(
+                player__user_id=user.pk, role=Membership.Role.ADMIN
+            ).exists()
+        )

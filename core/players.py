@@ -65,3 +65,53 @@ def check_ema_number_free(ema_number: str | None, *, exclude: int | None = None)
         raise ValidationFailed(
             f"EMA number {ema_number} already belongs to {taken}.", field="ema_number"
         )
+
+
+class PlayerPolicy:
+    """What an app above `core` knows about players, asked by the player services and API.
+
+    `core` imports no other app (issue 14), yet who may create or correct a player, and when a
+    player's identity is fixed, depend on tournaments (an organiser corrects the players
+    registered in their tournament; registration in a running tournament fixes a player's
+    name and EMA number, issue 16.1). Such an app registers a `PlayerPolicy` in its
+    AppConfig.ready(); with none registered only site admins and the player themself count.
+    """
+
+    def may_create_players(self, user: Any) -> bool:
+        """Whether a logged-in user who is not a site admin may create players."""
+        return False
+
+    def may_correct(self, user: Any, player: Player) -> bool:
+        """Whether a logged-in user may change `player`'s details as staff (audited)."""
+        return False
+
+    def check_identity_change(self, player: Player, *, field: str) -> None:
+        """Raise PermissionDenied (naming `field`) if the player may not change their own name
+        or EMA number now."""
+
+
+_policies: list[PlayerPolicy] = []
+
+
+def register_player_policy(policy: PlayerPolicy) -> None:
+    """Called from an AppConfig.ready(): `policy` is asked along with the others."""
+    if all(type(p) is not type(policy) for p in _policies):
+        _policies.append(policy)
+
+
+def may_create_players(user: Any) -> bool:
+    """A logged-in user some registered policy lets create players (site admins: always)."""
+    return any(policy.may_create_players(user) for policy in _policies)
+
+
+def may_correct_player(user: Any, player: Player) -> bool:
+    """A logged-in user some registered policy lets correct `player` as staff."""
+    if user is None or not getattr(user, "is_authenticated", False):
+        return False
+    return any(policy.may_correct(user, player) for policy in _policies)
+
+
+def check_identity_change(player: Player, *, field: str) -> None:
+    """Raise PermissionDenied if a registered policy fixes the player's identity now."""
+    for policy in _policies:
+        policy.check_identity_change(player, field=field)

@@ -7,17 +7,23 @@ class TournamentsConfig(AppConfig):
 
     def ready(self) -> None:
         # In ready(): these import models, which load only once the app registry is ready.
+        from core.players import register_player_policy
         from core.roles import forget_roles_when_changed
+        from core.signals import player_changed
         from scoring.policy import register_game_policy
         from scoring.signals import game_changed
 
         from .models import StaffRole
-        from .policy import TournamentGamePolicy
+        from .policy import TournamentGamePolicy, TournamentPlayerPolicy
         from .standings import receivers
 
         # Standings follow the games (scoring announces, never imports tournaments: issue 14).
         # Who may change its games and when (scoring.policy).
         register_game_policy(TournamentGamePolicy())
         game_changed.connect(receivers.game_changed, dispatch_uid="tournaments.standings")
+        # Organisers create and correct players; running fixes their identity (core.players).
+        # The standings show players' names (core.signals).
+        register_player_policy(TournamentPlayerPolicy())
+        player_changed.connect(receivers.player_changed, dispatch_uid="tournaments.standings")
         # A role granted or taken away within a request is seen by that request's next check.
         forget_roles_when_changed(StaffRole)

@@ -1,16 +1,22 @@
-"""Tournament games follow tournament rules: scoring asks through scoring.policy (issue 14)."""
+"""Tournament games follow tournament rules: scoring asks through scoring.policy (issue 14).
+
+Players registered in a tournament follow it too: its organisers correct them, and running
+fixes their identity; club's player services ask through core.players."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
-from core.errors import ValidationFailed
+from core.errors import PermissionDenied, ValidationFailed
+from core.models import Player
+from core.players import PlayerPolicy
 from scoring.models import Game
 from scoring.policy import GamePolicy
 from tournaments.clock import session_clock
-from tournaments.models import Session, Tournament
+from tournaments.models import Session, StaffRole, Tournament
 from tournaments.roles import is_organiser, is_referee, tournament_id_of_game
 
 
@@ -94,3 +100,59 @@ class TournamentGamePolicy(GamePolicy):
             "earlier.",
             field="end",
         )
+
+
+def identity_locked_by(player: Player) -> Tournament | None:
+    """The running, finished or published tournament the player is registered in, or None."""
+
+    return (
+        Tournament.objects.filter(
+            registrations__player=player,
+            status__in=(
+                Tournament.Status.RUNNING,
+                Tournament.Status.FINISHED,
+                Tournament.Status.PUBLISHED,
+            ),
+        )
+        .order_by("-starts_on", "pk")
+        .first()
+    )
+
+
+def organises_player(actor: Any, player: Player) -> bool:
+    """The actor organises a tournament the player is registered in."""
+
+    if actor is None or not getattr(actor, "is_authenticated", False):
+        return False
+    return StaffRole.objects.filter(
+        user_id=actor.pk,
+        role=StaffRole.Role.ORGANISER,
+        tournament__registrations__player=player,
+    ).exists()
+
+
+class TournamentPlayerPolicy(PlayerPolicy):
+    """Any tournament organiser creates players; the organisers of a tournament a player is
+    registered in correct them; who a player is in a results file is fixed for the player once
+    registered in a tournament that is running or later (issue 16.1)."""
+
+    def may_create_players(self, user: Any) -> bool:
+        return bool(
+            getattr(user, "is_authenticated", False)
+            and StaffRole.objects.filter(user_id=user.pk, role=StaffRole.Role.ORGANISER).exists()
+        )
+
+    def may_correct(self, user: Any, player: Player) -> bool:
+        return organises_player(user, player)
+
+    def check_identity_change(self, player: Player, *, field: str) -> None:
+        tournament = identity_locked_by(player)
+        if tournament is not None:
+            raise PermissionDenied(
+                _(
+                    "Your name and EMA number are fixed while you are registered in "
+                    "%(tournament)s (%(status)s); ask its organiser to correct them."
+                )
+                % {"tournament": tournament.name, "status": tournament.get_status_display()},
+                field=field,
+            )

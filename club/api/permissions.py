@@ -18,19 +18,14 @@ from __future__ import annotations
 from typing import Any
 
 from django.db.models import Model, QuerySet
-from rest_framework.permissions import SAFE_METHODS, BasePermission
-from rest_framework.request import Request
-from rest_framework.views import APIView
 
-from club.models import Club, ClubNight, League, Membership
+from club.models import Club, ClubNight, League
 from club.roles import is_club_admin
-from club.services.players import organises_player
 from core.api.permissions import ObjectRole
-from core.roles import is_site_admin
 from scoring.models import Game
 from scoring.policy import can_edit_game
 from tournaments import roles
-from tournaments.models import StaffRole, Table, Tournament
+from tournaments.models import Table, Tournament
 
 
 def tournament_id_of(obj: Model) -> int | None:
@@ -124,45 +119,3 @@ class IsClubAdmin(ObjectRole):
     def allowed(self, user: Any, obj: Any) -> bool:
         club_id = club_id_of(obj)
         return club_id is not None and is_club_admin(user, club_id)
-
-
-def can_manage_players(user: Any) -> bool:
-    """Creating players: site admins, any tournament organiser, any club admin."""
-
-    if is_site_admin(user):
-        return True
-    if not getattr(user, "is_authenticated", False):
-        return False
-    return (
-        StaffRole.objects.filter(user_id=user.pk, role=StaffRole.Role.ORGANISER).exists()
-        or Membership.objects.filter(player__user_id=user.pk, role=Membership.Role.ADMIN).exists()
-    )
-
-
-def can_edit_player(user: Any, player: Any) -> bool:
-    """A player's own profile, organisers of a tournament the player is registered in, and
-    site admins (as club.services.update_player allows)."""
-    if is_site_admin(user):
-        return True
-
-    if organises_player(user, player):
-        return True
-    return bool(
-        getattr(user, "is_authenticated", False)
-        and player.user_id is not None
-        and player.user_id == user.pk
-    )
-
-
-class CanCreatePlayers(BasePermission):
-    message = "Only organisers, club admins and site administrators may create players."
-
-    def has_permission(self, request: Request, view: APIView) -> bool:
-        return request.method in SAFE_METHODS or can_manage_players(request.user)
-
-
-class CanEditPlayer(ObjectRole):
-    message = "You may edit only your own player profile."
-
-    def allowed(self, user: Any, obj: Any) -> bool:
-        return can_edit_player(user, obj)

@@ -23,7 +23,12 @@ from club import services
 from club.models import Club
 from core import names
 from core.api.base import ServiceViewSet, errors, parse
-from core.api.permissions import IsAuthenticatedForWrites, IsSiteAdmin
+from core.api.permissions import (
+    CanCreatePlayers,
+    CanEditPlayer,
+    IsAuthenticatedForWrites,
+    IsSiteAdmin,
+)
 from core.api.serializers import PlayerSerializer
 from core.idempotency import idempotent
 from core.limits import BoundedJSONParser, upload_problem
@@ -31,7 +36,7 @@ from core.lockout import lockout_message, retry_after_seconds
 from core.models import ApiToken, Player
 from core.tokens import issue_token, revoke_token
 
-from .permissions import CanCreatePlayers, CanEditPlayer, IsClubAdmin
+from .permissions import IsClubAdmin
 from .serializers import (
     ApiTokenSerializer,
     ClubInputSerializer,

@@ -1,19 +1,28 @@
-"""Player services: register and update players (EMA number and country checked)."""
+"""Player services: register and update players (EMA number and country checked).
+
+Who may correct a player as staff, and when a player's identity is fixed, is asked of the apps
+that know (`core.players.PlayerPolicy`, filled by tournaments); a change is announced with
+`core.signals.player_changed`."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from django.db import transaction
-from django.utils.translation import gettext as _
 
 from core.audit import record_audit
 from core.errors import PermissionDenied, ValidationFailed
 from core.models import Player
-from core.players import check_ema_number_free, clean_country, clean_ema_number, clean_name
+from core.players import (
+    check_ema_number_free,
+    check_identity_change,
+    clean_country,
+    clean_ema_number,
+    clean_name,
+    may_correct_player,
+)
 from core.roles import is_site_admin
-from tournaments.models import StaffRole, StandingRow, Tournament
-from tournaments.standings.cache import touch as touch_standings
+from core.signals import player_changed
 
 
 def player_snapshot(player: Player) -> dict[str, Any]:
@@ -60,35 +69,6 @@ UPDATABLE = ("first_name", "last_name", "ema_number", "country")
 IDENTITY = ("first_name", "last_name", "ema_number")
 
 
-def identity_locked_by(player: Player) -> Any:
-    """The running, finished or published tournament the player is registered in, or None."""
-
-    return (
-        Tournament.objects.filter(
-            registrations__player=player,
-            status__in=(
-                Tournament.Status.RUNNING,
-                Tournament.Status.FINISHED,
-                Tournament.Status.PUBLISHED,
-            ),
-        )
-        .order_by("-starts_on", "pk")
-        .first()
-    )
-
-
-def organises_player(actor: Any, player: Player) -> bool:
-    """The actor organises a tournament the player is registered in."""
-
-    if actor is None or not getattr(actor, "is_authenticated", False):
-        return False
-    return StaffRole.objects.filter(
-        user_id=actor.pk,
-        role=StaffRole.Role.ORGANISER,
-        tournament__registrations__player=player,
-    ).exists()
-
-
 @transaction.atomic
 def update_player(*, actor: Any, player: Player, **changes: Any) -> Player:
     """Change a player's name, EMA number or country: site admins, organisers of a tournament
@@ -97,7 +77,7 @@ def update_player(*, actor: Any, player: Player, **changes: Any) -> Player:
     unknown = sorted(set(changes) - set(UPDATABLE))
     if unknown:
         raise ValidationFailed(f"{unknown[0]} cannot be changed here.", field=unknown[0])
-    by_staff = actor is None or is_site_admin(actor) or organises_player(actor, player)
+    by_staff = actor is None or is_site_admin(actor) or may_correct_player(actor, player)
     if not by_staff and player.user_id != actor.pk:
         raise PermissionDenied("You may only change your own player profile.")
     player = Player.objects.select_for_update().get(pk=player.pk)
@@ -113,21 +93,11 @@ def update_player(*, actor: Any, player: Player, **changes: Any) -> Player:
         player.country = clean_country(changes["country"])
     changed = [f for f in IDENTITY if getattr(player, f) != before[f]]
     if changed and not by_staff:
-        tournament = identity_locked_by(player)
-        if tournament is not None:
-            raise PermissionDenied(
-                _(
-                    "Your name and EMA number are fixed while you are registered in "
-                    "%(tournament)s (%(status)s); ask its organiser to correct them."
-                )
-                % {"tournament": tournament.name, "status": tournament.get_status_display()},
-                field=changed[0],
-            )
+        # Fixed while registered in a running tournament, say (tournaments.policy).
+        check_identity_change(player, field=changed[0])
     player.save()
-    # The standings show the player's name and EMA number.
-    touch_standings(
-        StandingRow.objects.filter(player=player).values_list("tournament_id", flat=True)
-    )
+    # The standings show the player's name and EMA number (tournaments renew their version).
+    player_changed.send(sender=Player, player=player, before=before)
     record_audit(
         actor=actor,
         action="player.update",
