@@ -11,10 +11,10 @@ from club.models import League, Rating, RatingChange
 from club.ratings.league import league_standings, league_value
 from club.ratings.services import leaderboard, ordinal, rate_game, rebuild_ratings
 from club.ratings.tasks import enqueue_ratings
-from club.stats import player_stats
 from scoring.engine import replay
 from scoring.models import Game, GameSeat, Hand
 from scoring.records import game_record
+from scoring.stats import player_stats
 
 pytestmark = pytest.mark.django_db
 

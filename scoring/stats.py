@@ -1,6 +1,7 @@
 """Player statistics from hand records (game-record hands and the engine's replay).
 
-Counted over the player's finished games (optionally only those of one tournament or club):
+Counted over the player's finished games (optionally only some of them: an app above narrows
+them to one tournament's or one club's games, scoring knows neither; issue 14):
 games, average placement, and per hand played: win rate, deal-in rate (the player's discard
 was ronned), riichi rate; the average hand value (what the player gained in the hands they
 won, riichi sticks and counters included); and the yakuman they won. Paper-sheet games (final
@@ -15,13 +16,11 @@ from typing import Any
 
 from django.db.models import QuerySet
 
-from club.models import Club
 from core.models import Player
 from scoring.engine import RecordError, replay
 from scoring.models import Game, GameSeat
 from scoring.records import game_final, game_record
 from scoring.summary import GameSummary
-from tournaments.models import Tournament
 
 
 @dataclass
@@ -61,12 +60,10 @@ class PlayerStats:
         }
 
 
-def _games_of(player: Player, tournament: Tournament | None, club: Club | None) -> QuerySet[Game]:
-    games = Game.objects.filter(seats__player=player, status=Game.Status.FINISHED)
-    if tournament is not None:
-        games = games.filter(table__session__tournament=tournament)
-    if club is not None:
-        games = games.filter(club_night__club=club)
+def _games_of(player: Player, games: QuerySet[Game] | None) -> QuerySet[Game]:
+    if games is None:
+        games = Game.objects.all()
+    games = games.filter(seats__player=player, status=Game.Status.FINISHED)
     return games.order_by("finished_at", "id")
 
 
@@ -80,12 +77,11 @@ def _hand_deltas(game: Game) -> list[list[int]]:
     return [list(h["deltas"]) for h in GameSummary.of(summary).hands]
 
 
-def player_stats(
-    player: Player, *, tournament: Tournament | None = None, club: Club | None = None
-) -> PlayerStats:
+def player_stats(player: Player, *, games: QuerySet[Game] | None = None) -> PlayerStats:
+    """The player's statistics over their finished games, or over those of `games` only."""
     stats = PlayerStats()
     places: list[int] = []
-    for game in _games_of(player, tournament, club).prefetch_related("hands"):
+    for game in _games_of(player, games).prefetch_related("hands"):
         seat = GameSeat.objects.get(game=game, player=player).seat
         final = game_final(game)
         if final is None:
