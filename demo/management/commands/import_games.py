@@ -6,6 +6,9 @@ with its players (a substitute stands for the player its `replaces` names), issu
 
 Each file holds one record or a list of records. Every record is checked by the engine first;
 one bad record (named with its file, hand and field) imports nothing.
+
+It lives in the top layer (with `seed_demo`) because it reaches both a club night and a
+tournament table: neither club nor tournaments imports the other (issue 14).
 """
 
 from __future__ import annotations
@@ -20,9 +23,8 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from club.models import Club, ClubNight
 from core.errors import ValidationFailed
 from scoring.services.imports import ImportTarget, import_game_records
+from tournaments.management.commands._lookup import tournament_named
 from tournaments.models import Table
-
-from ._lookup import tournament_named
 
 
 class Command(BaseCommand):
