@@ -1,12 +1,11 @@
-"""Object-level API permissions, built on tournaments.roles and core.api.permissions.
+"""Object-level API permissions of clubs and games, built on core.api.permissions.
 
 Reads of public data are open to everyone (which objects are public is decided by the views'
-querysets: a draft tournament and everything in it is visible to its staff and site admins
-only). Writes need the role on the object's tournament, game or club:
+querysets). Writes need the role on the object's game or club (a tournament's roles:
+tournaments.api.permissions; players: core.api.permissions):
 
 - site admin (superuser): everything;
-- organiser of tournament T: everything of T;
-- referee of T: enter and correct hands of T's games, add penalties, read T's audit log;
+- referee of a game's tournament: enter and correct its hands, read its audit log;
 - club admin: the club's nights, leagues and games; a seated player: their casual club game.
 
 The services check the same roles again; these classes answer early with 403 and keep the
@@ -25,19 +24,6 @@ from core.api.permissions import ObjectRole
 from scoring.models import Game
 from scoring.policy import can_edit_game
 from tournaments import roles
-from tournaments.models import Table, Tournament
-
-
-def tournament_id_of(obj: Model) -> int | None:
-    """The tournament an object belongs to, or None (club objects, players)."""
-    if isinstance(obj, Tournament):
-        return obj.pk
-    if isinstance(obj, Game):
-        return roles.tournament_id_of_game(obj)
-    if isinstance(obj, Table):
-        return int(obj.session.tournament_id)
-    tournament_id = getattr(obj, "tournament_id", None)
-    return int(tournament_id) if tournament_id is not None else None
 
 
 def club_id_of(obj: Model) -> int | None:
@@ -48,36 +34,6 @@ def club_id_of(obj: Model) -> int | None:
     if isinstance(obj, Game) and obj.club_night is not None:
         return int(obj.club_night.club_id)
     return None
-
-
-class IsTournamentOrganiser(ObjectRole):
-    message = "Only the organisers of this tournament may do this."
-
-    def allowed(self, user: Any, obj: Any) -> bool:
-        tournament_id = tournament_id_of(obj)
-        return tournament_id is not None and roles.is_organiser(user, tournament_id)
-
-
-class IsTournamentReferee(ObjectRole):
-    """Referees and organisers of the object's tournament."""
-
-    message = "Only the referees and organisers of this tournament may do this."
-
-    def allowed(self, user: Any, obj: Any) -> bool:
-        tournament_id = tournament_id_of(obj)
-        return tournament_id is not None and roles.is_referee(user, tournament_id)
-
-
-class OrganiserOnly(IsTournamentOrganiser):
-    """The organisers, even to read (staff lists, seating plans)."""
-
-    guards_reads = True
-
-
-class RefereeOnly(IsTournamentReferee):
-    """The referees and organisers, even to read (the audit log)."""
-
-    guards_reads = True
 
 
 class CanEditGame(ObjectRole):

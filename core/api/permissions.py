@@ -1,8 +1,8 @@
 """The generic pieces of API permissions: site admins, logins for writes, object roles; who
 may create and edit players (asked of the apps above through core.players).
 
-Which role an object needs is decided by the app owning it (club.api.permissions,
-tournaments.roles); these classes give every app the same shape: reads pass (the view's
+Which role an object needs is decided by the app owning it (`<app>/api/permissions.py`,
+built on `<app>.roles`); these classes give every app the same shape: reads pass (the view's
 queryset decides visibility), writes need a login and then `allowed(user, obj)`.
 """
 

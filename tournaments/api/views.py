@@ -1,7 +1,7 @@
 """Tournaments over the API: staff, registrations, sessions, seating, penalties, standings.
 
 Views parse input, call a service of tournaments.services, serialize. Which objects are public
-is decided by tournaments.selectors; who may write by club.api.permissions (both built on
+is decided by tournaments.selectors; who may write by tournaments.api.permissions (both built on
 tournaments.roles). POSTs honour `Idempotency-Key`.
 """
 
@@ -28,12 +28,6 @@ from rest_framework.renderers import BaseRenderer, JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from club.api.permissions import (
-    IsTournamentOrganiser,
-    IsTournamentReferee,
-    OrganiserOnly,
-    RefereeOnly,
-)
 from core import audit
 from core.api.base import ID_BOUNDS, ServiceViewSet, errors, parse
 from core.api.permissions import IsAuthenticatedForWrites
@@ -59,6 +53,12 @@ from tournaments.standings import cache as standings_cache
 from tournaments.standings.exports import standings_csv
 from tournaments.standings.selectors import standings_for
 
+from .permissions import (
+    IsTournamentOrganiser,
+    IsTournamentReferee,
+    OrganiserOnly,
+    RefereeOnly,
+)
 from .serializers import (
     ApplyPlanInputSerializer,
     CsvUploadInputSerializer,
