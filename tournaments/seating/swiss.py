@@ -54,6 +54,8 @@ MAX_OPEN = 6  # tables open at once in the sweep
 LOOK = 1  # sweep: estimated cost of each seat an open table still has to fill
 SMALL_FIELD = 20  # up to this many players, look ahead to the end of a zero-repeat event
 EXACT_NODES = 300_000  # node budget of that exact search
+WIND_PLAN_NODES = 4_000  # node budget of the wind plan of one round and its completions
+WIND_PLAN_ROUNDS = 16  # rounds tried at most (then the round is chosen without the plan)
 FOCUS = 0.8  # share of moves that start from a table above the floor cost
 T_START = 1.0  # annealing temperature at the start (in ranks of spread)
 
@@ -362,7 +364,23 @@ def swiss_session(
         # Small fields: only a round after which the rest of a zero-repeat event (up to the
         # bound) stays possible; the exact search is bounded by a node count.
         unmet = [sum(1 << q for q in range(n) if q != p and not weight[p][q]) for p in range(n)]
-        tables = _exact_round(s, order, unmet, bound - len(history) - 1, EXACT_NODES)
+        ahead = bound - len(history) - 1
+        plan = None
+        if sessions is not None and sessions <= bound and len(history) < sessions - 1:
+            # The event ends inside the design: the round is taken only if it and some
+            # zero-repeat completion to the last session can seat everyone so that every
+            # wind spread ends <= 1 (the completions are few: 16 players, 12 after session 2).
+            plan = _WindPlan(
+                k=k,
+                counts=[list(counts.get(p, zero)) for p in players],
+                left=sessions - len(history) - 1,
+            )
+            tables = _exact_round(s, order, unmet, ahead, EXACT_NODES, plan)
+            if tables is not None:
+                planned = {tuple(sorted(t)): t for t in plan.seats}
+                tables = [list(planned[tuple(sorted(t))]) for t in tables]
+                return _seated(tables, players, counts, horizon, pos, tiebreak, fixed=True)
+        tables = _exact_round(s, order, unmet, ahead, EXACT_NODES)
     if tables is None:
         budget = max(MIN_ITERATIONS, ITERATIONS_PER_PLAYER * n)
         if iterations is not None:
@@ -408,9 +426,13 @@ def _seated(
     horizon: int | None,
     pos: list[int],
     tiebreak: list[int],
+    fixed: bool = False,
 ) -> list[list[Id]]:
-    """Tables of indices as ids in seat order, leaders' table first."""
+    """Tables of indices as ids in seat order, leaders' table first (`fixed`: the tables are
+    already in seat order)."""
     tables = sorted(tables, key=lambda t: (min(pos[p] for p in t), min(tiebreak[p] for p in t)))
+    if fixed:
+        return [[players[i] for i in t] for t in tables]
     zero = [0] * len(tables[0])
     by_id = {players[i]: counts.get(players[i], zero) for t in tables for i in t}
     return [seat_order([players[i] for i in t], by_id, horizon) for t in tables]
@@ -489,10 +511,16 @@ def extendable(n: int, k: int, unmet: list[int], rounds: int, budget: list[int])
 
 
 def _exact_round(
-    s: _Session, order: list[int], unmet: list[int], ahead: int, nodes: int
+    s: _Session,
+    order: list[int],
+    unmet: list[int],
+    ahead: int,
+    nodes: int,
+    plan: _WindPlan | None = None,
 ) -> list[list[int]] | None:
     """The cheapest round with no repeat after which `ahead` more rounds without repeats
-    remain possible (branch and bound over tables in standing order), or None."""
+    remain possible (branch and bound over tables in standing order), or None. With `plan`,
+    only a round that `plan.feasible` accepts (its seats are then in `plan.seats`)."""
     n, k = s.n, s.k
     budget = [nodes]
     best: list[list[list[int]] | None] = [None]
@@ -509,7 +537,9 @@ def _exact_round(
                 mask = sum(1 << q for q in t)
                 for q in t:
                     after[q] &= ~mask
-            if extendable(n, k, after, ahead, budget):
+            if extendable(n, k, after, ahead, budget) and (
+                plan is None or plan.feasible(tables, unmet)
+            ):
                 best[0], best_cost[0] = [list(t) for t in tables], cost
             return
         p = min((q for q in range(n) if free >> q & 1), key=rank_of.__getitem__)
@@ -531,6 +561,145 @@ def _exact_round(
     with contextlib.suppress(_Budget):
         place((1 << n) - 1, [], 0)
     return best[0]
+
+
+def _completions(n: int, k: int, unmet: list[int], rounds: int, budget: list[int]) -> Any:
+    """Every sequence of `rounds` rounds with no pair meeting twice (a generator, lowest free
+    player first; `budget[0]` nodes at most, raises _Budget)."""
+    if rounds <= 0:
+        yield []
+        return
+    full = (1 << n) - 1
+
+    def fill(free: int, left: list[int], tables: list[list[int]]) -> Any:
+        budget[0] -= 1
+        if budget[0] < 0:
+            raise _Budget
+        if not free:
+            for rest in _completions(n, k, left, rounds - 1, budget):
+                yield [[list(t) for t in tables], *rest]
+            return
+        low = free & -free
+        p = low.bit_length() - 1
+        for others in _cliques(left[p] & free & ~low, k - 1, left):
+            table = [p, *others]
+            after = list(left)
+            mask = sum(1 << q for q in table)
+            for q in table:
+                after[q] &= ~mask
+            tables.append(table)
+            yield from fill(free & ~mask, after, tables)
+            tables.pop()
+
+    yield from fill(full, unmet, [])
+
+
+class _WindPlan:
+    """Seat winds over a round and the rounds left to the last session so that every
+    player's wind spread (most minus least used) ends <= 1 and never exceeds 2 on the way.
+
+    `counts[i]`: player i's winds so far; `left`: sessions after this one. ``feasible``
+    looks for a zero-repeat completion of the round whose tables can all take seat orders
+    meeting that (depth-first over tables, each player only taking winds from which the
+    sessions left can still balance them); the round's seat orders are kept in `seats`.
+    Bounded by counts, no clock: WIND_PLAN_NODES per round, WIND_PLAN_ROUNDS rounds."""
+
+    def __init__(self, *, k: int, counts: list[list[int]], left: int) -> None:
+        self.k, self.counts, self.left = k, counts, left
+        self.seats: list[list[int]] = []
+        self.tries = WIND_PLAN_ROUNDS
+
+    def feasible(self, tables: list[list[int]], unmet: list[int]) -> bool:
+        n, k = len(self.counts), self.k
+        after = list(unmet)
+        for t in tables:
+            mask = sum(1 << q for q in t)
+            for q in t:
+                after[q] &= ~mask
+        self.tries -= 1
+        if self.tries < 0:
+            raise _Budget  # ends the exact search: the round is then chosen without a plan
+        budget = [WIND_PLAN_NODES]
+        try:
+            for rest in _completions(n, k, after, self.left, budget):
+                seats = self._assign([tables, *rest], budget)
+                if seats is not None:
+                    self.seats = seats[: len(tables)]
+                    return True
+        except _Budget:
+            return False
+        return False
+
+    def _assign(self, rounds: list[list[list[int]]], budget: list[int]) -> list[list[int]] | None:
+        """Seat orders (players by wind) for every table of `rounds`, or None. A player ends
+        with spread <= 1 only if no wind passes ceil(total / k); after each table, every
+        later table of its players must still be able to take distinct such winds."""
+        k = self.k
+        counts = [list(c) for c in self.counts]
+        flat = [(r, t) for r, rnd in enumerate(rounds) for t in rnd]
+        total = len(rounds) - 1  # sessions after the first of `rounds`
+        hi = [-(-(sum(c) + len(rounds)) // k) for c in counts]
+        later: dict[int, list[int]] = {}
+        for i, (_, table) in enumerate(flat):
+            for q in table:
+                later.setdefault(q, []).append(i)
+        seats: list[list[int]] = []
+
+        def allowed(q: int, left: int) -> int:
+            c = counts[q]
+            out = 0
+            for w in range(k):
+                if c[w] >= hi[q]:
+                    continue
+                c[w] += 1
+                if max(c) - min(c) <= 2 and _need(c) <= left:
+                    out |= 1 << w
+                c[w] -= 1
+            return out
+
+        def open_(q: int) -> int:
+            return sum(1 << w for w in range(k) if counts[q][w] < hi[q])
+
+        def go(i: int) -> bool:
+            budget[0] -= 1
+            if budget[0] < 0:
+                raise _Budget
+            if i == len(flat):
+                return True
+            r, table = flat[i]
+            left = total - r  # sessions after round r
+            masks = tuple(allowed(q, left) for q in table)
+            options = sorted(
+                _perms_for(masks),
+                key=lambda perm: sum(counts[q][w] for q, w in zip(table, perm, strict=True)),
+            )
+            for perm in options:
+                for q, w in zip(table, perm, strict=True):
+                    counts[q][w] += 1
+                ahead = {j for q in table for j in later[q] if j > i}
+                if all(_feasible(tuple(open_(q) for q in flat[j][1])) for j in ahead):
+                    order = [0] * len(table)
+                    for q, w in zip(table, perm, strict=True):
+                        order[w] = q
+                    seats.append(order)
+                    if go(i + 1):
+                        return True
+                    seats.pop()
+                for q, w in zip(table, perm, strict=True):
+                    counts[q][w] -= 1
+            return False
+
+        return seats if go(0) else None
+
+
+@lru_cache(maxsize=1 << 16)
+def _perms_for(masks: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
+    """Wind orders (perm[i] = wind of player i) giving each player a wind from its mask."""
+    return tuple(
+        perm
+        for perm in permutations(range(len(masks)))
+        if all(m >> w & 1 for m, w in zip(masks, perm, strict=True))
+    )
 
 
 def _sweep(s: _Session, order: list[int], beam: int) -> list[list[int]]:
