@@ -17,7 +17,13 @@ from scoring.models import Game
 from scoring.policy import GamePolicy
 from tournaments.clock import session_clock
 from tournaments.models import Session, StaffRole, Tournament
-from tournaments.roles import is_organiser, is_referee, tournament_id_of_game
+from tournaments.roles import (
+    game_referee_annotation,
+    is_organiser,
+    is_referee,
+    remember_game_referee,
+    tournament_id_of_game,
+)
 
 
 class TournamentGamePolicy(GamePolicy):
@@ -100,6 +106,12 @@ class TournamentGamePolicy(GamePolicy):
             "earlier.",
             field="end",
         )
+
+    def editor_annotation(self, user: Any) -> dict[str, Any]:
+        return game_referee_annotation(user)
+
+    def remember_editor(self, user: Any, game: Game) -> None:
+        remember_game_referee(user, game)
 
 
 def identity_locked_by(player: Player) -> Tournament | None:

@@ -23,7 +23,6 @@ from rest_framework.permissions import SAFE_METHODS, AllowAny, BasePermission
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from club.api.permissions import CanEditGame, CanReadGameAudit
 from core import audit
 from core import cache as fail_open_cache
 from core.api.base import ID_BOUNDS, ServiceAPIView, ServiceViewSet, errors, parse
@@ -38,6 +37,7 @@ from scoring.tiles import Situation, cross_check, evaluate
 from tournaments import services as tournament_services
 from tournaments.selectors import may_see, visible_games
 
+from .permissions import CanEditGame, CanReadGameAudit
 from .serializers import (
     SEATS_WITH_PLAYERS,
     AuditEntrySerializer,
