@@ -6,6 +6,7 @@ Every write goes through tournaments.services; errors come back next to the fiel
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from django import forms
@@ -16,7 +17,7 @@ from django.core.mail import send_mail
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
+from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_POST
 
 from core import names
@@ -289,95 +290,160 @@ def import_summary(result: Any) -> list[tuple[str, str]]:
     return out
 
 
+@dataclass(frozen=True)
+class FormAction:
+    """One console form's write: the service it calls with the cleaned form's values
+    (`arguments`), and what the organiser is told once it succeeded (`done`: flash messages).
+    Messages are lazy (gettext_lazy): they are translated when sent, in the request's
+    language."""
+
+    service: Callable[..., Any]
+    arguments: Callable[[dict[str, Any]], dict[str, Any]]
+    done: Callable[[HttpRequest, dict[str, Any], Any], None]
+    # The page's objects the service takes too (`tournament`, `registration`).
+    takes: tuple[str, ...] = ()
+
+
+def perform(request: HttpRequest, form: forms.Form, action: FormAction, **context: Any) -> bool:
+    """A valid form -> the service (its errors next to their fields: run_service) -> the
+    messages. True when it succeeded (the caller redirects); else the form is shown again."""
+    if not form.is_valid():
+        return False
+    data = form.cleaned_data
+    objects = {name: context[name] for name in action.takes}
+    ok, result = run_service(request, form, action.service, **objects, **action.arguments(data))
+    if ok:
+        action.done(request, data, result)
+    return ok
+
+
+def say(text: Any) -> Callable[[HttpRequest, dict[str, Any], Any], None]:
+    """`done` for a write whose success says one message (a gettext_lazy text)."""
+
+    def done(request: HttpRequest, data: dict[str, Any], result: Any) -> None:
+        messages.success(request, str(text))
+
+    return done
+
+
+def player_details(data: dict[str, Any]) -> dict[str, Any]:
+    """A RegistrationForm's values as register_player and update_registration take them."""
+    return {
+        "first_name": data["first_name"],
+        "last_name": data["last_name"],
+        "ema_number": data["ema_number"] or None,
+        "country": data["country"],
+        "club_name": data["club_name"],
+        "is_substitute": data["is_substitute"],
+    }
+
+
+def registration_and_reason(data: dict[str, Any]) -> dict[str, Any]:
+    return {"registration": data["registration"], "reason": data["reason"]}
+
+
+def say_imported(request: HttpRequest, data: dict[str, Any], result: Any) -> None:
+    for level, text in import_summary(result):
+        getattr(messages, level)(request, text)
+
+
+def say_dropped(request: HttpRequest, data: dict[str, Any], result: Any) -> None:
+    messages.success(request, _("%(name)s dropped.") % {"name": data["registration"].player})
+
+
+def say_disqualified(request: HttpRequest, data: dict[str, Any], result: Any) -> None:
+    name = data["registration"].player
+    messages.success(request, _("%(name)s disqualified (EMA 2025 6.12).") % {"name": name})
+    for seat in seats_to_replace(result):
+        messages.warning(
+            request,
+            _(
+                "%(name)s is still seated in session %(s)s at table %(t)s: a "
+                "substitute takes the seat (EMA 2025 7.3)."
+            )
+            % {"name": name, "s": seat["session"], "t": seat["table"]},
+        )
+
+
+@dataclass(frozen=True)
+class PageForm:
+    """One form of a console page: its name in the template, class and prefix, whether it
+    lists the tournament's registrations (`for_tournament`), and its write."""
+
+    name: str
+    form: type[forms.Form]
+    prefix: str
+    action: FormAction
+    for_tournament: bool = False
+
+    def build(self, tournament: Tournament, *bound: Any) -> forms.Form:
+        """The form, empty, or `bound` to (request.POST, request.FILES)."""
+        options: dict[str, Any] = {"prefix": self.prefix}
+        if self.for_tournament:
+            options["tournament"] = tournament
+        return self.form(*bound, **options)
+
+
+# The registrations page: a POST's `action` -> its form and write (tournaments.services).
+REGISTRATION_FORMS = {
+    "add": PageForm(
+        "add_form",
+        RegistrationForm,
+        "add",
+        FormAction(
+            tournament_services.register_player,
+            player_details,
+            say(gettext_lazy("Player registered.")),
+            takes=("tournament",),
+        ),
+    ),
+    "import": PageForm(
+        "import_form",
+        CsvImportForm,
+        "csv",
+        FormAction(
+            tournament_services.import_registrations_csv,
+            lambda data: {"text": data["csv"]},
+            say_imported,
+            takes=("tournament",),
+        ),
+    ),
+    "drop": PageForm(
+        "drop_form",
+        DropForm,
+        "drop",
+        FormAction(tournament_services.drop_player, registration_and_reason, say_dropped),
+        for_tournament=True,
+    ),
+    "disqualify": PageForm(
+        "disqualify_form",
+        DisqualifyForm,
+        "dq",
+        FormAction(
+            tournament_services.disqualify_player, registration_and_reason, say_disqualified
+        ),
+        for_tournament=True,
+    ),
+}
+SAVE_REGISTRATION = FormAction(
+    tournament_services.update_registration,
+    player_details,
+    say(gettext_lazy("Registration saved.")),
+    takes=("registration",),
+)
+
+
 @login_required
 def registrations(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = organiser_tournament(request, slug)
-    add_form = RegistrationForm(prefix="add")
-    import_form = CsvImportForm(prefix="csv")
-    drop_form = DropForm(prefix="drop", tournament=tournament)
-    disqualify_form = DisqualifyForm(prefix="dq", tournament=tournament)
+    page_forms = {page.name: page.build(tournament) for page in REGISTRATION_FORMS.values()}
     status = 200
     if request.method == "POST":
-        action = request.POST.get("action")
-        if action == "add":
-            add_form = RegistrationForm(request.POST, prefix="add")
-            if add_form.is_valid():
-                data = add_form.cleaned_data
-                ok, _reg = run_service(
-                    request,
-                    add_form,
-                    tournament_services.register_player,
-                    tournament=tournament,
-                    first_name=data["first_name"],
-                    last_name=data["last_name"],
-                    ema_number=data["ema_number"] or None,
-                    country=data["country"],
-                    club_name=data["club_name"],
-                    is_substitute=data["is_substitute"],
-                )
-                if ok:
-                    messages.success(request, _("Player registered."))
-                    return redirect("tournaments:registrations", slug=slug)
-        elif action == "import":
-            import_form = CsvImportForm(request.POST, request.FILES, prefix="csv")
-            if import_form.is_valid():
-                ok, result = run_service(
-                    request,
-                    import_form,
-                    tournament_services.import_registrations_csv,
-                    tournament=tournament,
-                    text=import_form.cleaned_data["csv"],
-                )
-                if ok:
-                    for level, text in import_summary(result):
-                        getattr(messages, level)(request, text)
-                    return redirect("tournaments:registrations", slug=slug)
-        elif action == "drop":
-            drop_form = DropForm(request.POST, prefix="drop", tournament=tournament)
-            if drop_form.is_valid():
-                registration = drop_form.cleaned_data["registration"]
-                ok, _result = run_service(
-                    request,
-                    drop_form,
-                    tournament_services.drop_player,
-                    registration=registration,
-                    reason=drop_form.cleaned_data["reason"],
-                )
-                if ok:
-                    messages.success(
-                        request, _("%(name)s dropped.") % {"name": registration.player}
-                    )
-                    return redirect("tournaments:registrations", slug=slug)
-        elif action == "disqualify":
-            disqualify_form = DisqualifyForm(request.POST, prefix="dq", tournament=tournament)
-            if disqualify_form.is_valid():
-                registration = disqualify_form.cleaned_data["registration"]
-                ok, result = run_service(
-                    request,
-                    disqualify_form,
-                    tournament_services.disqualify_player,
-                    registration=registration,
-                    reason=disqualify_form.cleaned_data["reason"],
-                )
-                if ok:
-                    messages.success(
-                        request,
-                        _("%(name)s disqualified (EMA 2025 6.12).") % {"name": registration.player},
-                    )
-                    for seat in seats_to_replace(result):
-                        messages.warning(
-                            request,
-                            _(
-                                "%(name)s is still seated in session %(s)s at table %(t)s: a "
-                                "substitute takes the seat (EMA 2025 7.3)."
-                            )
-                            % {
-                                "name": registration.player,
-                                "s": seat["session"],
-                                "t": seat["table"],
-                            },
-                        )
-                    return redirect("tournaments:registrations", slug=slug)
+        page = REGISTRATION_FORMS.get(request.POST.get("action") or "")
+        if page is not None:
+            form = page_forms[page.name] = page.build(tournament, request.POST, request.FILES)
+            if perform(request, form, page.action, tournament=tournament):
+                return redirect("tournaments:registrations", slug=slug)
         status = 400
     query = (request.GET.get("q") or "").strip()
     rows = list(
@@ -396,10 +462,7 @@ def registrations(request: HttpRequest, slug: str) -> HttpResponse:
         "tournament": tournament,
         "rows": [{"registration": r, "number": numbers.get(r.pk)} for r in rows],
         "query": query,
-        "add_form": add_form,
-        "import_form": import_form,
-        "drop_form": drop_form,
-        "disqualify_form": disqualify_form,
+        **page_forms,
     }
     return render(request, "tournaments/console/registrations.html", context, status=status)
 
@@ -421,23 +484,10 @@ def registration_edit(request: HttpRequest, slug: str, registration_id: int) -> 
         "is_substitute": registration.is_substitute,
     }
     form = RegistrationForm(request.POST or None, initial=initial)
-    if request.method == "POST" and form.is_valid():
-        data = form.cleaned_data
-        ok, _result = run_service(
-            request,
-            form,
-            tournament_services.update_registration,
-            registration=registration,
-            first_name=data["first_name"],
-            last_name=data["last_name"],
-            ema_number=data["ema_number"] or None,
-            country=data["country"],
-            club_name=data["club_name"],
-            is_substitute=data["is_substitute"],
-        )
-        if ok:
-            messages.success(request, _("Registration saved."))
-            return redirect("tournaments:registrations", slug=slug)
+    if request.method == "POST" and perform(
+        request, form, SAVE_REGISTRATION, registration=registration
+    ):
+        return redirect("tournaments:registrations", slug=slug)
     context = {
         "tournament": tournament,
         "registration": registration,
