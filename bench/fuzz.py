@@ -123,7 +123,9 @@ def seed_fuzz_world() -> dict[str, Any]:
         table = Table.objects.create(session=session, number=number + 1)
         seated = players[4 * number : 4 * number + 4]
         Seat.objects.bulk_create(Seat(table=table, wind=w, player=p) for w, p in enumerate(seated))
-        game = Game.objects.create(table=table, ruleset="ema-2025")
+        game = Game.objects.create(ruleset="ema-2025")
+        table.game = game  # the table holds the link (issue 14)
+        table.save(update_fields=["game"])
         GameSeat.objects.bulk_create(
             GameSeat(game=game, seat=w, player=p) for w, p in enumerate(seated)
         )
@@ -177,7 +179,7 @@ def seed_fuzz_world() -> dict[str, Any]:
         "game": games[1].pk,  # the empty one: hands, preview, final scores reach the services
         "games": [g.pk for g in games],
         "session": session.pk,
-        "table": games[1].table_id,
+        "table": games[1].table.pk,
         "registration": registrations[-1].pk,
         "player": players[0].pk,
         "penalty": penalty.pk,

@@ -264,6 +264,11 @@ def seed(*, referees: int, games_per_referee: int, readers_players: int) -> dict
         StaffRole.objects.create(tournament=tournament, user=user, role=StaffRole.Role.REFEREE)
         tokens.append(issue_token(user)[1])
 
+    def _link(tables: list[Any], games: list[Any]) -> None:
+        for table, game in zip(tables, games, strict=True):
+            table.game = game  # the table holds the link (issue 14)
+        Table.objects.bulk_update(tables, ["game"])
+
     def sit(order: list[Any], tables: list[Any], games: list[Any]) -> None:
         """Four players of `order` per table, in wind order, at the table and in its game."""
         Seat.objects.bulk_create(
@@ -288,15 +293,15 @@ def seed(*, referees: int, games_per_referee: int, readers_players: int) -> dict
     )
     finished = Game.objects.bulk_create(
         Game(
-            table=table,
             ruleset="ema-2025",
             entry=Game.Entry.FINAL_SCORES,
             final_scores=rng.sample([45000, 35000, 25000, 15000], 4),
             status=Game.Status.FINISHED,
             end="complete",
         )
-        for table in tables
+        for _table in tables
     )
+    _link(tables, finished)
     sit(order, tables, finished)
     recompute_standings(tournament_id=tournament.pk)
 
@@ -316,7 +321,8 @@ def seed(*, referees: int, games_per_referee: int, readers_players: int) -> dict
         )
         order = players[: 4 * referees]
         rng.shuffle(order)
-        seated = Game.objects.bulk_create(Game(table=table, ruleset="ema-2025") for table in tables)
+        seated = Game.objects.bulk_create(Game(ruleset="ema-2025") for _table in tables)
+        _link(tables, seated)
         sit(order, tables, seated)
         for r, game in enumerate(seated):
             games[r].append(game.pk)

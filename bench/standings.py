@@ -118,7 +118,6 @@ def build(players: int, sessions: int, hands_per_game: int, seed: int) -> int:
     now = datetime.datetime.now(tz=datetime.UTC)
     games = Game.objects.bulk_create(
         Game(
-            table=table,
             ruleset="ema-2025",
             status="finished",
             end="time",
@@ -126,8 +125,11 @@ def build(players: int, sessions: int, hands_per_game: int, seed: int) -> int:
             version=len(hands),
             finished_at=now,
         )
-        for table, (hands, summary) in zip(tables, played, strict=True)
+        for hands, summary in played
     )
+    for table, game in zip(tables, games, strict=True):
+        table.game = game  # the table holds the link (issue 14)
+    Table.objects.bulk_update(tables, ["game"])
     GameSeat.objects.bulk_create(
         GameSeat(game=g, seat=w, player=p)
         for g, four in zip(games, seatings, strict=True)

@@ -2,11 +2,17 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
+
+from django.db.models import QuerySet
 
 from club.models import Club, ClubNight, Membership
 from club.roles import is_club_admin
+from core.errors import PermissionDenied
+from core.models import Player
 from core.players import PlayerPolicy
+from core.roles import player_of
 from scoring.models import Game
 from scoring.policy import GamePolicy
 
@@ -19,10 +25,43 @@ def _club(game: Game) -> Club | None:
 
 class ClubGamePolicy(GamePolicy):
     """A casual game at a club night: club admins enter it, and so do the players seated at
-    it, whose hands then wait for the others' confirmation (club play without a referee)."""
+    it, whose hands then wait for the others' confirmation (club play without a referee).
+    Its place is a `ClubNight`."""
+
+    relations = ("club_night__club",)
 
     def owns(self, game: Game) -> bool:
         return game.club_night_id is not None
+
+    def place(self, game: Game) -> dict[str, Any]:
+        return {**super().place(game), "club_night": game.club_night_id}
+
+    place_kind = "club_night"
+
+    def places(self) -> QuerySet[ClubNight]:
+        return ClubNight.objects.all()
+
+    def claims(self, place: Any) -> bool:
+        return isinstance(place, ClubNight)
+
+    def check_create(self, actor: Any, place: Any, players: Sequence[Player]) -> None:
+        """Club games count for ratings: a club organiser may create one for anyone; a member
+        only for a table where they sit themselves (issue 19: nobody rates games for other
+        people)."""
+        me = player_of(actor)
+        if is_club_admin(actor, place.club_id):
+            return
+        if me is None or not place.club.memberships.filter(player=me).exists():
+            raise PermissionDenied("You may not create a game here: only members of this club may.")
+        if me.pk not in {p.pk for p in players}:
+            raise PermissionDenied(
+                "You may not create or import a game for other players: only a club "
+                "organiser may, or a player seated at that game."
+            )
+
+    def attach(self, game: Game, place: Any) -> None:
+        game.club_night = place
+        game.save(update_fields=["club_night"])
 
     def may_edit(self, user: Any, game: Game) -> bool:
         club = _club(game)

@@ -34,7 +34,6 @@ class HandInline(admin.TabularInline):
 class GameAdmin(admin.ModelAdmin):
     list_display = [
         "id",
-        "table",
         "club_night",
         "ruleset",
         "status",
@@ -42,10 +41,11 @@ class GameAdmin(admin.ModelAdmin):
         "version",
         "updated_at",
     ]
-    search_fields = ["id", "seats__player__last_name", "table__session__tournament__name"]
+    # Tournaments and club nights own their games' links (issue 14): TableAdmin shows the game.
+    search_fields = ["id", "seats__player__last_name"]
     list_filter = ["status", "entry", "ruleset"]
     readonly_fields = ["summary", "version", "created_at", "updated_at"]
-    raw_id_fields = ["table", "club_night"]
+    raw_id_fields = ["club_night"]
     inlines = [GameSeatInline, HandInline]
 
 

@@ -6,7 +6,6 @@ from django.utils.translation import gettext_lazy as _
 
 from club.models import ClubNight
 from core.models import Player
-from tournaments.models import Table
 
 
 class Game(models.Model):
@@ -18,9 +17,6 @@ class Game(models.Model):
         HANDS = "hands", _("Hand by hand")
         FINAL_SCORES = "final_scores", _("Final scores only (paper sheet)")
 
-    table = models.OneToOneField(
-        Table, null=True, blank=True, on_delete=models.CASCADE, related_name="game"
-    )
     club_night = models.ForeignKey(
         ClubNight, null=True, blank=True, on_delete=models.CASCADE, related_name="games"
     )
@@ -45,12 +41,6 @@ class Game(models.Model):
 
     class Meta:
         ordering = ["-created_at"]
-        constraints = [
-            models.CheckConstraint(
-                condition=models.Q(table__isnull=False) | models.Q(club_night__isnull=False),
-                name="game_belongs_to_table_or_club_night",
-            )
-        ]
 
     def __str__(self) -> str:
         return f"Game {self.pk}"

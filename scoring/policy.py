@@ -7,26 +7,107 @@ club's (club admins and the seated players enter it; hands entered by a player w
 others' confirmation). Each of those apps registers a `GamePolicy` in its AppConfig.ready();
 scoring's services and views ask `policy_for(game)`. A game no app claims gets the default:
 only site admins edit it, nothing is locked, nothing waits for confirmation.
+
+The link between a game and where it is played belongs to the upper app too
+(`tournaments.Table.game`, the club night's link): scoring creates a game "at a place" (a
+table, a club night: any object a policy `claims`), and the place's policy checks who may
+create it there and links it (`attach`).
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+from django.db.models import QuerySet
+
+from core.errors import ValidationFailed
 from core.roles import authenticated, is_site_admin
 
 if TYPE_CHECKING:
-    from django.db.models import QuerySet
+    from core.models import Player
+    from scoring.models import Game, GameSeat
 
-    from scoring.models import Game
+
+# Where a game is played, as the game API shows it (`GET /games/<id>/`): None where a key does
+# not apply (a club game has no tournament). The app owning the game fills them (`place`).
+PLACE_FIELDS = ("tournament", "session", "table", "table_number", "club_night")
 
 
 class GamePolicy:
     """The decisions of one kind of game. Subclasses override what their games need."""
 
+    # The relations (select_related paths from Game) this policy reads to decide: scoring's
+    # reads of a game to show or change it load them in the same query (`game_relations`).
+    relations: tuple[str, ...] = ()
+    # Whether one of its places holds one game only (a tournament table).
+    one_game_per_place = False
+
     def owns(self, game: Game) -> bool:
         """Whether this policy decides for `game`."""
         return False
+
+    def place(self, game: Game) -> dict[str, Any]:
+        """`game`'s PLACE_FIELDS (tournament slug, session and table numbers, table and club
+        night ids)."""
+        return dict.fromkeys(PLACE_FIELDS)
+
+    # Where a game is played: a place this policy `claims` (a table, a club night).
+
+    # The name of its places in the API's input (`table`, `club_night`) and their rows.
+    place_kind: str | None = None
+
+    def places(self) -> QuerySet[Any]:
+        """Every place of `place_kind` (the API looks the given id up in it)."""
+        raise NotImplementedError
+
+    def claims(self, place: Any) -> bool:
+        """Whether `place` is one of this policy's places."""
+        return False
+
+    def check_create(self, actor: Any, place: Any, players: Sequence[Player]) -> None:
+        """Raise PermissionDenied or ValidationFailed if `actor` (never None: the system is not
+        checked) may not create a game for `players` at `place`."""
+
+    def check_place_open(self, actor: Any, place: Any) -> None:
+        """Raise ValidationFailed if nothing may be played at `place` now (an import there)."""
+
+    def place_taken(self, place: Any) -> bool:
+        """Whether `place` holds its one game already (a tournament table)."""
+        return False
+
+    def seated_game(self, place: Any) -> Game | None:
+        """The game already created at `place` for its seated players, for an import to fill
+        (issue 20); None if there is none."""
+        return None
+
+    def check_fill(self, actor: Any, place: Any) -> None:
+        """Raise PermissionDenied if `actor` (never None) may not import a record into the
+        `seated_game` of `place`."""
+
+    def attach(self, game: Game, place: Any) -> None:
+        """Link the new (saved) `game` to `place`; afterwards this policy `owns` it."""
+
+    def imported(
+        self,
+        actor: Any,
+        game: Game,
+        record: Mapping[str, Any],
+        players: Sequence[Player],
+        substitutes: Sequence[Mapping[str, Any]],
+    ) -> None:
+        """After a game record was imported into `game`: keep what the record says beyond the
+        game (a tournament's penalties and substitute registrations, issue 20). A game whose
+        app keeps no tournament penalties refuses a record that carries some."""
+        if record.get("tournament_penalties"):
+            raise ValidationFailed(
+                "Tournament penalties belong to a tournament game.", field="tournament_penalties"
+            )
+
+    def record_extensions(self, game: Game, seats: Sequence[GameSeat]) -> dict[str, Any]:
+        """Extra game-record keys this app adds to the game's record (its extensions, issue 20:
+        `tournament_penalties`); `seats` are the game's seats as read."""
+        return {}
 
     def may_edit(self, user: Any, game: Game) -> bool:
         """Whether a logged-in user who is not a site admin may enter or change its scores."""
@@ -82,6 +163,32 @@ def policy_for(game: Game) -> GamePolicy:
         if policy.owns(game):
             return policy
     return _DEFAULT
+
+
+def policy_for_place(place: Any) -> GamePolicy | None:
+    """The policy whose place `place` is (None: no app claims it)."""
+    for policy in _policies:
+        if policy.claims(place):
+            return policy
+    return None
+
+
+def game_place(game: Game) -> dict[str, Any]:
+    """Where `game` is played (PLACE_FIELDS), as the app owning it says."""
+    return policy_for(game).place(game)
+
+
+def places_of_kind(kind: str) -> QuerySet[Any]:
+    """The places an app names `kind` in the API (`table`, `club_night`)."""
+    for policy in _policies:
+        if policy.place_kind == kind:
+            return policy.places()
+    raise LookupError(f"no app registered places of kind {kind!r}")
+
+
+def game_relations() -> tuple[str, ...]:
+    """The select_related paths every registered policy reads (GamePolicy.relations)."""
+    return tuple(path for policy in _policies for path in policy.relations)
 
 
 def can_edit_game(user: Any, game: Game) -> bool:

@@ -19,7 +19,7 @@ from __future__ import annotations
 import functools
 import re
 import unicodedata
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -39,8 +39,8 @@ from scoring.engine import (
 )
 from scoring.engine.constants import RECORD_FORMAT
 from scoring.models import Game, GamePenalty, GameSeat, Hand
+from scoring.policy import policy_for
 from scoring.summary import GameSummary
-from tournaments.models import Penalty, Seat
 
 _NAME_WITH_EMA = re.compile(r"^(?P<name>.*?)\s*\[(?P<ema>\d{8})\]$")
 
@@ -215,64 +215,9 @@ def game_record(
         if scores:
             record["final_scores"] = {"scores": scores, "riichi_sticks_left": sticks}
     if tournament_penalties:
-        deducted = _tournament_penalties(game, stored.seats)
-        if deducted:
-            record["tournament_penalties"] = deducted
+        # The app owning the game adds its extensions (issue 20: `tournament_penalties`).
+        record.update(policy_for(game).record_extensions(game, stored.seats))
     return record
-
-
-def _first_session(tournament_id: int, player_id: int) -> int | None:
-    """The first session in which the player sat (seated, or in a game as a substitute)."""
-
-    numbers = list(
-        Seat.objects.filter(
-            table__session__tournament_id=tournament_id, player_id=player_id
-        ).values_list("table__session__number", flat=True)
-    ) + list(
-        GameSeat.objects.filter(
-            game__table__session__tournament_id=tournament_id, player_id=player_id
-        ).values_list("game__table__session__number", flat=True)
-    )
-    return min(numbers) if numbers else None
-
-
-def _tournament_penalties(game: Game, seats: Sequence[GameSeat]) -> list[dict[str, Any]]:
-    """Extension (issue 20): the tournament penalties of this game's players (or the players
-    its substitutes replaced) in this session; a penalty without a session goes with the
-    player's first game of the tournament. Deducted from the standings, not the game."""
-    if game.table_id is None:
-        return []
-
-    table = game.table
-    assert table is not None
-    session = table.session
-    seat_of = {gs.player_id: gs.seat for gs in seats}
-    replaced_ids = set()
-    for x in game.substitutes or []:
-        if x.get("replaced_player_id"):
-            seat_of[x["replaced_player_id"]] = x["seat"]
-            replaced_ids.add(x["replaced_player_id"])
-    out: list[dict[str, Any]] = []
-    penalties = Penalty.objects.filter(
-        tournament_id=session.tournament_id, player_id__in=list(seat_of), cancelled_at__isnull=True
-    ).order_by("created_at", "id")
-    for p in penalties:
-        if p.session_id is None:
-            if _first_session(session.tournament_id, p.player_id) != session.number:
-                continue
-        elif p.session_id != session.pk:
-            continue
-        entry: dict[str, Any] = {"seat": seat_of[p.player_id], "kind": p.kind, "points": p.points}
-        if p.player_id in replaced_ids:
-            entry["replaced"] = True  # the absent player the substitute at that seat replaced
-        if p.minutes_late is not None:
-            entry["minutes"] = p.minutes_late
-        if p.reason:
-            entry["reason"] = p.reason
-        if p.session_id is None:
-            entry["session"] = None
-        out.append(entry)
-    return out
 
 
 def compute_final(game: Game) -> dict[str, Any] | None:

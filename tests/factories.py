@@ -140,7 +140,8 @@ class SeatFactory(DjangoModelFactory):
 
 
 class GameFactory(DjangoModelFactory):
-    """A tournament game with 4 GameSeats (pass `players=[...]` to choose them)."""
+    """A tournament game with 4 GameSeats (pass `players=[...]` to choose them). `table` (or
+    `club_night`) is where it is played: the table (the club night) holds the link."""
 
     class Meta:
         model = Game
@@ -151,6 +152,15 @@ class GameFactory(DjangoModelFactory):
         lambda g: g.table.session.tournament.ruleset if g.table else "wdmc-2019"
     )
 
+    @classmethod
+    def _create(cls, model_class: type[Game], *args: Any, **kwargs: Any) -> Game:
+        table = kwargs.pop("table", None)
+        game = super()._create(model_class, *args, **kwargs)
+        if table is not None:
+            table.game = game
+            table.save(update_fields=["game"])
+        return game
+
     @factory.post_generation
     def players(obj: Game, create: bool, extracted: Any, **kwargs: Any) -> None:
         if not create:
@@ -160,10 +170,17 @@ class GameFactory(DjangoModelFactory):
         )
         for seat, player in enumerate(players):
             GameSeat.objects.create(game=obj, seat=seat, player=player)
-            if obj.table_id is not None:
-                Seat.objects.get_or_create(
-                    table_id=obj.table_id, wind=seat, defaults={"player": player}
-                )
+            table = getattr(obj, "table", None)
+            if table is not None:
+                Seat.objects.get_or_create(table=table, wind=seat, defaults={"player": player})
+
+
+def game_at_table(table: Table, **fields: Any) -> Game:
+    """`Game.objects.create(**fields)` played at `table` (the table holds the link)."""
+    game = Game.objects.create(**fields)
+    table.game = game
+    table.save(update_fields=["game"])
+    return game
 
 
 class ClubGameFactory(GameFactory):

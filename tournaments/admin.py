@@ -64,9 +64,10 @@ class SessionAdmin(admin.ModelAdmin):
 
 @admin.register(Table)
 class TableAdmin(admin.ModelAdmin):
-    list_display = ["session", "number"]
+    list_display = ["session", "number", "game"]
     search_fields = ["session__tournament__name"]
     list_filter = ["session__tournament"]
+    raw_id_fields = ["game"]
     inlines = [SeatInline]
 
 

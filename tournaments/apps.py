@@ -1,4 +1,5 @@
 from django.apps import AppConfig
+from django.db.models.signals import post_delete
 
 
 class TournamentsConfig(AppConfig):
@@ -13,7 +14,7 @@ class TournamentsConfig(AppConfig):
         from scoring.policy import register_game_policy
         from scoring.signals import game_changed
 
-        from .models import StaffRole
+        from .models import StaffRole, Table, delete_game_with_table
         from .policy import TournamentGamePolicy, TournamentPlayerPolicy
         from .standings import receivers
 
@@ -27,3 +28,5 @@ class TournamentsConfig(AppConfig):
         player_changed.connect(receivers.player_changed, dispatch_uid="tournaments.standings")
         # A role granted or taken away within a request is seen by that request's next check.
         forget_roles_when_changed(StaffRole)
+        # A table's game goes with the table (the table holds the link: issue 14).
+        post_delete.connect(delete_game_with_table, sender=Table, dispatch_uid="table.game")

@@ -212,6 +212,7 @@ def import_tournament(document: dict[str, Any]) -> Tournament:
     if not isinstance(document, dict) or document.get("format") != FORMAT:
         raise ValidationFailed(f"not a {FORMAT} document", field="format")
     _check_free(document)
+    _links_on_tables(document)
     User = get_user_model()
     users: dict[str, Any] = {}
     for u in document.get("users", []):
@@ -283,6 +284,19 @@ def import_tournament(document: dict[str, Any]) -> Tournament:
         },
     )
     return tournament
+
+
+def _links_on_tables(document: dict[str, Any]) -> None:
+    """A document written before the table held the game link (issue 14) names each game's
+    table in the game (`table_id`): the link goes onto the table, as it is kept now."""
+    game_of = {
+        row["table_id"]: row["id"]
+        for row in document.get("games") or []
+        if isinstance(row, dict) and row.get("table_id") is not None
+    }
+    for row in document.get("tables") or []:
+        if isinstance(row, dict) and row.get("id") in game_of and row.get("game_id") is None:
+            row["game_id"] = game_of[row["id"]]
 
 
 def _new_players(players: list[models.Model]) -> list[models.Model]:

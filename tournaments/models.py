@@ -1,6 +1,7 @@
 """Tournaments, their staff, registrations, sessions, table seating, penalties and standings."""
 
 import uuid
+from typing import Any
 
 from django.conf import settings
 from django.db import models
@@ -8,6 +9,7 @@ from django.utils.translation import gettext_lazy as _
 
 from core.models import Player, country_validator
 from scoring.engine.constants import WIND_NAMES
+from scoring.models import Game
 
 
 class Tournament(models.Model):
@@ -137,6 +139,12 @@ class Table(models.Model):
 
     session = models.ForeignKey(Session, on_delete=models.CASCADE, related_name="tables")
     number = models.PositiveSmallIntegerField()
+    # The game played at this table (`game.table` from the game's side). The tournament owns
+    # the link, so scoring knows nothing of tables (issue 14); deleting the table deletes its
+    # game (tournaments.apps), deleting the game leaves the table empty.
+    game = models.OneToOneField(
+        Game, null=True, blank=True, on_delete=models.SET_NULL, related_name="table"
+    )
 
     class Meta:
         ordering = ["session", "number"]
@@ -146,6 +154,13 @@ class Table(models.Model):
 
     def __str__(self) -> str:
         return f"{self.session} table {self.number}"
+
+
+def delete_game_with_table(sender: Any, instance: Table, **kwargs: Any) -> None:
+    """post_delete of a Table (connected in tournaments.apps): its game goes with it, as it did
+    when the game held the link (issue 14)."""
+    if instance.game_id is not None:
+        Game.objects.filter(pk=instance.game_id).delete()
 
 
 class Seat(models.Model):

@@ -5,33 +5,99 @@ fixes their identity; club's player services ask through core.players."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from typing import Any
 
+from django.db.models import QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from core.errors import PermissionDenied, ValidationFailed
 from core.models import Player
 from core.players import PlayerPolicy
-from scoring.models import Game
+from scoring.models import Game, GameSeat
 from scoring.policy import GamePolicy
 from tournaments.clock import session_clock
-from tournaments.models import Session, StaffRole, Tournament
+from tournaments.game_records import import_extensions, tournament_penalties
+from tournaments.models import Session, StaffRole, Table, Tournament
 from tournaments.roles import (
     game_referee_annotation,
     is_organiser,
     is_referee,
     remember_game_referee,
+    table_of,
     tournament_id_of_game,
 )
 
 
 class TournamentGamePolicy(GamePolicy):
     """A game at a tournament table: its tournament's referees enter it; the session and the
-    tournament's status lock it (issue 15); EMA 2025 7.4's time signal ends it on time."""
+    tournament's status lock it (issue 15); EMA 2025 7.4's time signal ends it on time.
+    Its place is a `Table`, which holds the link (`Table.game`)."""
+
+    relations = ("table__session__tournament",)
+    one_game_per_place = True
 
     def owns(self, game: Game) -> bool:
-        return game.table_id is not None
+        if Game.table.is_cached(game):
+            return table_of(game) is not None
+        return tournament_id_of_game(game) is not None  # one query, remembered for the request
+
+    def place(self, game: Game) -> dict[str, Any]:
+        table = table_of(game)
+        if table is None:
+            return super().place(game)
+        session = table.session
+        return {
+            "tournament": session.tournament.slug,
+            "session": session.number,
+            "table": table.pk,
+            "table_number": table.number,
+            "club_night": None,
+        }
+
+    place_kind = "table"
+
+    def places(self) -> QuerySet[Table]:
+        return Table.objects.all()
+
+    def claims(self, place: Any) -> bool:
+        return isinstance(place, Table)
+
+    def check_create(self, actor: Any, place: Any, players: Sequence[Player]) -> None:
+        if not is_referee(actor, place.session.tournament_id):
+            raise PermissionDenied("You may not create a game here.")
+
+    def check_place_open(self, actor: Any, place: Any) -> None:
+        _check_session_open(place.session, started=True)
+
+    def place_taken(self, place: Any) -> bool:
+        return Table.objects.filter(pk=place.pk, game__isnull=False).exists()
+
+    def seated_game(self, place: Any) -> Game | None:
+        return Game.objects.filter(table=place).first()
+
+    def check_fill(self, actor: Any, place: Any) -> None:
+        if not is_referee(actor, place.session.tournament_id):
+            raise PermissionDenied("Only the tournament's referees may import its games.")
+
+    def attach(self, game: Game, place: Any) -> None:
+        place.game = game
+        place.save(update_fields=["game"])
+
+    def imported(
+        self,
+        actor: Any,
+        game: Game,
+        record: Mapping[str, Any],
+        players: Sequence[Player],
+        substitutes: Sequence[Mapping[str, Any]],
+    ) -> None:
+        import_extensions(actor, game, record, players, substitutes)
+
+    def record_extensions(self, game: Game, seats: Sequence[GameSeat]) -> dict[str, Any]:
+        deducted = tournament_penalties(game, seats)
+        return {"tournament_penalties": deducted} if deducted else {}
 
     def may_edit(self, user: Any, game: Game) -> bool:
         tournament_id = tournament_id_of_game(game)
@@ -47,33 +113,12 @@ class TournamentGamePolicy(GamePolicy):
         path. With `started` (hands, final scores, finalize) the session must also be running:
         nothing is played before the start signal (EMA 2025 7.4). Substitutes may be seated
         before it (EMA 2025 7.3: "before the beginning of the game")."""
-        session = game.table.session  # type: ignore[union-attr]
-        tournament = session.tournament
-        if tournament.status in (Tournament.Status.FINISHED, Tournament.Status.PUBLISHED):
-            raise ValidationFailed(
-                f"The results of {tournament.name} are "
-                f"{'published' if tournament.status == Tournament.Status.PUBLISHED else 'final'}: "
-                "no game or penalty can be changed. An organiser reopens the session first "
-                "(with a reason).",
-                field="session",
-            )
-        if session.status == Session.Status.CLOSED:
-            raise ValidationFailed(
-                f"Session {session.number} is closed: its games can no longer be changed. An "
-                "organiser reopens the session first (with a reason).",
-                field="session",
-            )
-        if started and session.status != Session.Status.RUNNING:
-            raise ValidationFailed(
-                f"Session {session.number} has not started yet: scores are entered once the "
-                "organiser gives the start signal (EMA 2025 7.4).",
-                field="session",
-            )
+        _check_session_open(game.table.session, started=started)
 
     def time_signal_state(self, user: Any, game: Game) -> dict[str, Any]:
         """EMA 2025 7.4: "finalize on time" is offered after the session's time signal, or to
         an organiser at any time (an audited override)."""
-        session = game.table.session  # type: ignore[union-attr]
+        session = game.table.session
         now = timezone.now()
         signal_at = session_clock(session, now)["signal_at"]
         sounded = signal_at is not None and now >= signal_at
@@ -88,7 +133,7 @@ class TournamentGamePolicy(GamePolicy):
         """EMA 2025 7.4: a game the rules have not ended stops on time only after the time
         signal (15 minutes before the session's end). Before it only an organiser may end it
         (the audit entry then says `"override": "before_time_signal"`); a referee is refused."""
-        session = game.table.session  # type: ignore[union-attr]
+        session = game.table.session
         now = timezone.now()
         signal_at = session_clock(session, now)["signal_at"]  # pauses of the clock included
         if signal_at is not None and now >= signal_at:
@@ -112,6 +157,31 @@ class TournamentGamePolicy(GamePolicy):
 
     def remember_editor(self, user: Any, game: Game) -> None:
         remember_game_referee(user, game)
+
+
+def _check_session_open(session: Session, *, started: bool) -> None:
+    """See TournamentGamePolicy.check_open (issue 15; EMA 2025 7.4)."""
+    tournament = session.tournament
+    if tournament.status in (Tournament.Status.FINISHED, Tournament.Status.PUBLISHED):
+        raise ValidationFailed(
+            f"The results of {tournament.name} are "
+            f"{'published' if tournament.status == Tournament.Status.PUBLISHED else 'final'}: "
+            "no game or penalty can be changed. An organiser reopens the session first "
+            "(with a reason).",
+            field="session",
+        )
+    if session.status == Session.Status.CLOSED:
+        raise ValidationFailed(
+            f"Session {session.number} is closed: its games can no longer be changed. An "
+            "organiser reopens the session first (with a reason).",
+            field="session",
+        )
+    if started and session.status != Session.Status.RUNNING:
+        raise ValidationFailed(
+            f"Session {session.number} has not started yet: scores are entered once the "
+            "organiser gives the start signal (EMA 2025 7.4).",
+            field="session",
+        )
 
 
 def identity_locked_by(player: Player) -> Tournament | None:

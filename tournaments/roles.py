@@ -47,18 +47,31 @@ def is_referee(user: Any, tournament: Tournament | int) -> bool:
     return is_site_admin(user) or _has_role(user, tournament, _referee_roles())
 
 
-def tournament_id_of_game(game: Game) -> int | None:
-    if game.table_id is None:
+def table_of(game: Game) -> Table | None:
+    """The table `game` is played at; None for a game elsewhere (a club night). The table owns
+    the link (`Table.game`, issue 14): read from the game's cache when it was loaded with its
+    table (scoring loads scoring.policy.game_relations()), else one query, kept on the game."""
+    try:
+        return game.table
+    except Table.DoesNotExist:
         return None
 
-    # Loaded with its table and session (the write views do): nothing to look up.
-    table = game.table if Game.table.is_cached(game) else None
-    if table is not None and Table.session.is_cached(table):
-        return int(table.session.tournament_id)
+
+def tournament_id_of_game(game: Game) -> int | None:
+    """The tournament of `game`'s table (None: not a tournament game)."""
+    if Game.table.is_cached(game):
+        # Loaded with its table and session (the write views do): nothing to look up.
+        table = table_of(game)
+        if table is None:
+            return None
+        if Table.session.is_cached(table):
+            return int(table.session.tournament_id)
+    if game.pk is None:
+        return None
     # A game never moves to another tournament: safe to remember for the request.
     return _remembered(
-        ("game_tournament", game.table_id),
-        Table.objects.filter(pk=game.table_id)
+        ("game_tournament", game.pk),
+        Table.objects.filter(game_id=game.pk)
         .values_list("session__tournament_id", flat=True)
         .first,
     )
@@ -89,7 +102,7 @@ def game_referee_annotation(user: Any) -> dict[str, Any]:
 def remember_game_referee(user: Any, game: Game) -> None:
     """Remember for this request what game_referee_annotation() found (see there)."""
     flag = game.__dict__.pop(_REFEREES_FLAG, None)
-    if flag is None or game.table_id is None:
+    if flag is None:
         return
     tournament_id = tournament_id_of_game(game)
     if tournament_id is not None:

@@ -17,7 +17,7 @@ from core.roles import is_site_admin
 from scoring.engine import load_ruleset
 from scoring.models import Game
 from tournaments import roles
-from tournaments.models import Registration, Session, Table, Tournament
+from tournaments.models import Registration, Session, Tournament
 
 HIDDEN = (Tournament.Status.DRAFT,)
 
@@ -73,17 +73,8 @@ def session_tables(session: Session) -> list[dict[str, Any]]:
         .prefetch_related("seats__player")
     )
     for table in tables:
-        game = table.game if _has_game(table) else None
-        rows.append({"table": table, "seats": list(table.seats.all()), "game": game})
+        rows.append({"table": table, "seats": list(table.seats.all()), "game": table.game})
     return rows
-
-
-def _has_game(table: Table) -> bool:
-    try:
-        table.game  # noqa: B018  (select_related: no query)
-    except Game.DoesNotExist:
-        return False
-    return True
 
 
 def active_registrations(tournament: Tournament | int) -> list[Registration]:

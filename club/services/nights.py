@@ -111,7 +111,7 @@ def seat_club_night(
                 players=[by_id[pid] for pid in table],
                 ruleset=ruleset,
                 rule_overrides=overrides or None,
-                club_night=night,
+                place=night,
             )
         )
     out = [by_id[pid] for pid in seating.sitting_out]

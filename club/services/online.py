@@ -156,7 +156,7 @@ def import_online_log(
         actor=actor,
         record=online.record,
         players=seated,
-        club_night=night,
+        place=night,
         finalize=comparison["final"] is not None,
     )
     OnlineGameLog.objects.create(

@@ -9,14 +9,13 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from club.models import ClubNight
 from core.api.base import inline_choice_field
 from core.api.serializers import PlayerBriefSerializer
 from core.models import Player
 from scoring.engine import PRESETS
 from scoring.engine.validate import MAX_HAN, MAX_YAKUMAN
 from scoring.models import Game, GameSeat, Hand
-from tournaments.models import Table
+from scoring.policy import game_place, places_of_kind
 
 WINDS = ["E", "S", "W", "N"]
 # Seats and their players in one query.
@@ -58,9 +57,12 @@ class HandOutputSerializer(serializers.ModelSerializer):
 
 
 class GameListSerializer(serializers.ModelSerializer):
+    # Where the game is played, as the app owning it says (scoring.policy.GamePolicy.place).
     tournament = serializers.SerializerMethodField()
     session = serializers.SerializerMethodField()
+    table = serializers.SerializerMethodField()
     table_number = serializers.SerializerMethodField()
+    club_night = serializers.SerializerMethodField()
     seats = GameSeatSerializer(many=True)
     status = inline_choice_field(Game.Status.choices, read_only=True)
     entry = inline_choice_field(Game.Entry.choices, read_only=True)
@@ -87,15 +89,23 @@ class GameListSerializer(serializers.ModelSerializer):
 
     @extend_schema_field(OpenApiTypes.STR)
     def get_tournament(self, game: Game) -> str | None:
-        return game.table.session.tournament.slug if game.table_id else None  # type: ignore[union-attr]
+        return game_place(game)["tournament"]
 
     @extend_schema_field(OpenApiTypes.INT)
     def get_session(self, game: Game) -> int | None:
-        return game.table.session.number if game.table_id else None  # type: ignore[union-attr]
+        return game_place(game)["session"]
+
+    @extend_schema_field(OpenApiTypes.INT)
+    def get_table(self, game: Game) -> int | None:
+        return game_place(game)["table"]
 
     @extend_schema_field(OpenApiTypes.INT)
     def get_table_number(self, game: Game) -> int | None:
-        return game.table.number if game.table_id else None  # type: ignore[union-attr]
+        return game_place(game)["table_number"]
+
+    @extend_schema_field(OpenApiTypes.INT)
+    def get_club_night(self, game: Game) -> int | None:
+        return game_place(game)["club_night"]
 
 
 class GameDetailSerializer(GameListSerializer):
@@ -136,15 +146,9 @@ def written_game_detail(game: Game) -> dict[str, Any]:
     (its table, session, tournament, seats with players and hands in memory), without DRF
     building the serializers' fields anew for every answer: that was a fifth of a hand POST's
     CPU (issue 14.7). tests/api/test_api_hand_cost.py holds the two to the same answer."""
-    table = game.table if game.table_id else None
-    session = table.session if table is not None else None
     return {
         "id": game.pk,
-        "tournament": session.tournament.slug if session is not None else None,
-        "session": session.number if session is not None else None,
-        "table": game.table_id,
-        "table_number": table.number if table is not None else None,
-        "club_night": game.club_night_id,
+        **game_place(game),
         "ruleset": game.ruleset,
         "status": game.status,
         "entry": game.entry,
@@ -283,13 +287,27 @@ class FinalScoresInputSerializer(VersionInputSerializer):
     )
 
 
+@extend_schema_field(OpenApiTypes.INT)
+class PlaceField(serializers.PrimaryKeyRelatedField):
+    """A place a game is created at (`table`, `club_night`) by id: its rows are those of the
+    app naming that kind of place (scoring.policy.places_of_kind; scoring imports neither
+    tournaments nor club, issue 14)."""
+
+    def __init__(self, kind: str, **kwargs: Any) -> None:
+        self.kind = kind
+        super().__init__(**kwargs)
+
+    def get_queryset(self) -> Any:
+        return places_of_kind(self.kind)
+
+
 class GameCreateInputSerializer(serializers.Serializer):
     players = serializers.PrimaryKeyRelatedField(
         queryset=Player.objects.all(),
         many=True,
         help_text="Player ids in seat order: seat 0 is East at the start.",
     )
-    club_night = serializers.PrimaryKeyRelatedField(queryset=ClubNight.objects.all())
+    club_night = PlaceField("club_night")
     ruleset = serializers.ChoiceField(
         choices=sorted(PRESETS), required=False, help_text="Default: the club's house rules."
     )
@@ -304,12 +322,8 @@ class GameImportInputSerializer(serializers.Serializer):
         many=True,
         help_text="Player ids for the record's seats, in seat order.",
     )
-    club_night = serializers.PrimaryKeyRelatedField(
-        queryset=ClubNight.objects.all(), required=False, allow_null=True
-    )
-    table = serializers.PrimaryKeyRelatedField(
-        queryset=Table.objects.all(), required=False, allow_null=True
-    )
+    club_night = PlaceField("club_night", required=False, allow_null=True)
+    table = PlaceField("table", required=False, allow_null=True)
     finalize = serializers.BooleanField(default=True)
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:

@@ -211,7 +211,7 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ServiceViewS
             players=data["players"],
             ruleset=ruleset,
             rule_overrides=overrides,
-            club_night=night,
+            place=night,
             entry=data["entry"],
         )
         return self._answer(game, status.HTTP_201_CREATED)
@@ -453,8 +453,7 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ServiceViewS
             actor=request.user,
             record=data["record"],
             players=data["players"],
-            table=data.get("table"),
-            club_night=data.get("club_night"),
+            place=data.get("table") or data.get("club_night"),
             finalize=data["finalize"],
         )
         return self._answer(game, status.HTTP_201_CREATED)

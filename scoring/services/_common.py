@@ -12,7 +12,7 @@ from django.utils import timezone
 from core.errors import ConflictError, PermissionDenied, ValidationFailed
 from scoring.engine import RecordError, RulesError, final_results, load_ruleset, replay
 from scoring.models import Game, GamePenalty
-from scoring.policy import can_edit_game, policy_for
+from scoring.policy import can_edit_game, game_relations, policy_for
 from scoring.records import stored_rows_annotations
 from scoring.signals import announce_game_changed
 
@@ -57,14 +57,13 @@ def require_open_session(actor: Any, game: Game, *, started: bool = True) -> Non
 
 def locked_games(*, with_rows: bool = False) -> QuerySet[Game]:
     """Games read for a write: the row locked for this transaction (FOR UPDATE of the game
-    only), with its table, session and tournament (the API answers with this very object).
+    only), with what its app's policy reads (scoring.policy.game_relations: a tournament game's
+    table, session and tournament; the API answers with this very object).
 
     `with_rows`: the seats, hands and penalties come in the same query where the database can
     (scoring.records.stored_game_from), for a write that replays the game (the hand entry).
     """
-    games = Game.objects.select_for_update(of=("self",)).select_related(
-        "table__session__tournament"
-    )
+    games = Game.objects.select_for_update(of=("self",)).select_related(*game_relations())
     return games.annotate(**stored_rows_annotations()) if with_rows else games
 
 

@@ -14,12 +14,9 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
-from club.models import ClubNight
-from club.roles import is_club_admin
 from core.audit import record_audit
-from core.errors import PermissionDenied, ValidationFailed
+from core.errors import ValidationFailed
 from core.models import Player
-from core.roles import player_of
 from scoring.engine import (
     RecordError,
     Ruleset,
@@ -29,7 +26,7 @@ from scoring.engine import (
 )
 from scoring.engine.constants import RECORD_FORMAT
 from scoring.models import Game, GamePenalty, GameSeat, Hand
-from scoring.policy import policy_for
+from scoring.policy import GamePolicy, policy_for, policy_for_place
 from scoring.records import (
     game_record,  # the one game-record writer (re-exported)
     load_stored_game,
@@ -37,9 +34,6 @@ from scoring.records import (
     stored_game_from,
 )
 from scoring.summary import GameSummary
-from tournaments.models import Penalty, Registration, Table
-from tournaments.roles import is_referee
-from tournaments.standings.tasks import enqueue_recompute
 
 from ._common import (
     announce_change,
@@ -102,12 +96,14 @@ def create_game(
     players: Sequence[Player],
     ruleset: str,
     rule_overrides: dict[str, Any] | None = None,
-    table: Table | None = None,
-    club_night: ClubNight | None = None,
+    place: Any = None,
     entry: str = Game.Entry.HANDS,
 ) -> Game:
-    """A new game; `players` in seat order (seat 0 is East at the start)."""
-    if (table is None) == (club_night is None):
+    """A new game at `place` (a tournament table, a club night: the app owning it checks who
+    may create it there and links it, scoring.policy); `players` in seat order (seat 0 is East
+    at the start)."""
+    policy = policy_for_place(place) if place is not None else None
+    if policy is None:
         raise ValidationFailed("A game belongs to either a table or a club night.", field="table")
     check_ruleset(ruleset, rule_overrides)
     seats = load_ruleset(ruleset, rule_overrides or None).players
@@ -117,39 +113,13 @@ def create_game(
         raise ValidationFailed("A player cannot sit twice at one table.", field="players")
     if entry not in Game.Entry.values:
         raise ValidationFailed("Unknown entry mode.", field="entry")
-    if table is not None and Game.objects.filter(table=table).exists():
+    if policy.place_taken(place):
         raise ValidationFailed("This table already has a game.", field="table")
-    game = Game(
-        table=table,
-        club_night=club_night,
-        ruleset=ruleset,
-        rule_overrides=rule_overrides or {},
-        entry=entry,
-    )
+    game = Game(ruleset=ruleset, rule_overrides=rule_overrides or {}, entry=entry)
     if actor is not None:
-        if table is not None:
-            allowed = is_referee(actor, table.session.tournament_id)
-        else:
-            # Club games count for ratings: a club organiser may create one for anyone; a
-            # member only for a table where they sit themselves (issue 19: nobody rates
-            # games for other people).
-            me = player_of(actor)
-            if is_club_admin(actor, club_night.club_id):  # type: ignore[union-attr]
-                allowed = True
-            elif me is None or not club_night.club.memberships.filter(player=me).exists():  # type: ignore[union-attr]
-                raise PermissionDenied(
-                    "You may not create a game here: only members of this club may."
-                )
-            elif me.pk not in {p.pk for p in players}:
-                raise PermissionDenied(
-                    "You may not create or import a game for other players: only a club "
-                    "organiser may, or a player seated at that game."
-                )
-            else:
-                allowed = True
-        if not allowed:
-            raise PermissionDenied("You may not create a game here.")
+        policy.check_create(actor, place, players)
     game.save()
+    policy.attach(game, place)
     GameSeat.objects.bulk_create(
         [GameSeat(game=game, seat=i, player=p) for i, p in enumerate(players)]
     )
@@ -345,11 +315,11 @@ def import_game_record(
     actor: Any,
     record: dict[str, Any],
     players: Sequence[Player],
-    table: Table | None = None,
-    club_night: ClubNight | None = None,
+    place: Any = None,
     finalize: bool = True,
 ) -> Game:
-    """Create a game from a whole game record; all of it is checked before anything is kept."""
+    """Create a game from a whole game record at `place` (as create_game); all of it is
+    checked before anything is kept."""
     if not isinstance(record, Mapping):
         raise ValidationFailed("A game record must be a JSON object.", field="record")
     if record.get("format", RECORD_FORMAT) != RECORD_FORMAT:
@@ -367,9 +337,10 @@ def import_game_record(
         raise ValidationFailed(
             f"The record has {len(names)} players, {len(players)} were given.", field="players"
         )
-    if table is not None:
+    policy = policy_for_place(place) if place is not None else None
+    if policy is not None and actor is not None:
         # A record for a table of a session that has not started or is closed: refused.
-        require_open_session(actor, Game(table=table))
+        policy.check_place_open(actor, place)
     summary = run_engine({**record, "format": RECORD_FORMAT})  # reject before writing anything
     try:
         # Issue 15: penalty amounts as the rule text fixes them (EMA 2025 6.12, 7.2, 7.5).
@@ -386,7 +357,7 @@ def import_game_record(
         )
     substitutes = _record_substitutes(record, players)
     sheet = record.get("final_scores")
-    seated = _seated_empty_game(actor, table, record, players, substitutes)
+    seated = _seated_empty_game(actor, policy, place, record, players, substitutes)
     if seated is not None:
         game = seated  # issue 20: fill the game the seating created
     else:
@@ -395,12 +366,11 @@ def import_game_record(
             players=players,
             ruleset=record["ruleset"],
             rule_overrides=record.get("rules") or None,
-            table=table,
-            club_night=club_night,
+            place=place,
         )
     Hand.objects.bulk_create(
         [
-            Hand(game=game, number=i, data=h, entered_by=_user_or_none(actor))
+            Hand(game=game, number=i, data=h, entered_by=user_or_none(actor))
             for i, h in enumerate(hands)
         ]
     )
@@ -428,8 +398,9 @@ def import_game_record(
     if substitutes:
         for sub in substitutes:
             GameSeat.objects.filter(game=game, seat=sub["seat"]).update(player_id=sub["player_id"])
-        _register_substitutes(game, substitutes)
-    _import_tournament_penalties(actor, game, record, players, substitutes)
+    # What the record says beyond the game (issue 20: the tournament's penalties, substitute
+    # registrations) is kept by the app owning it.
+    policy_for(game).imported(actor, game, record, players, substitutes)
     if hands and policy_for(game).entry_waits(actor, game):
         # Club play without a referee: the other players confirm an imported record too.
         game.hands.update(confirmed=False)
@@ -477,16 +448,17 @@ def _record_substitutes(
 
 def _seated_empty_game(
     actor: Any,
-    table: Table | None,
+    policy: GamePolicy | None,
+    place: Any,
     record: Mapping[str, Any],
     players: Sequence[Player],
     substitutes: Sequence[Mapping[str, Any]],
 ) -> Game | None:
-    """The game the seating created at ``table``, if it is still empty (issue 20: import fills
+    """The game the seating created at ``place``, if it is still empty (issue 20: import fills
     it); the record's players must be the seated ones, a substitute in the seat it replaced."""
-    if table is None:
+    if policy is None:
         return None
-    game = Game.objects.filter(table=table).first()
+    game = policy.seated_game(place)
     if game is None:
         return None
     if (
@@ -496,8 +468,8 @@ def _seated_empty_game(
         or game.penalties.exists()
     ):
         raise ValidationFailed("This table already has a game.", field="table")
-    if actor is not None and not is_referee(actor, table.session.tournament_id):
-        raise PermissionDenied("Only the tournament's referees may import its games.")
+    if actor is not None:
+        policy.check_fill(actor, place)
     if record["ruleset"] != game.ruleset or (record.get("rules") or {}) != (
         game.rule_overrides or {}
     ):
@@ -516,55 +488,6 @@ def _seated_empty_game(
     return game
 
 
-def _register_substitutes(game: Game, substitutes: Sequence[Mapping[str, Any]]) -> None:
-    """A substitute needs a (substitute) registration to be shown in the standings."""
-    if game.table_id is None:
-        return
-
-    tournament_id = game.table.session.tournament_id  # type: ignore[union-attr]
-    for sub in substitutes:
-        Registration.objects.get_or_create(
-            tournament_id=tournament_id,
-            player_id=sub["player_id"],
-            defaults={"is_substitute": True},
-        )
-
-
-def _import_tournament_penalties(
-    actor: Any,
-    game: Game,
-    record: Mapping[str, Any],
-    players: Sequence[Player],
-    substitutes: Sequence[Mapping[str, Any]],
-) -> None:
-    """Extension ``tournament_penalties`` (issue 20): back into the tournament's penalties."""
-    entries = record.get("tournament_penalties") or []
-    if not entries:
-        return
-    if game.table_id is None:
-        raise ValidationFailed(
-            "Tournament penalties belong to a tournament game.", field="tournament_penalties"
-        )
-
-    session = game.table.session  # type: ignore[union-attr]
-    replaced = {s["seat"]: s["replaced_player_id"] for s in substitutes}
-    for p in entries:
-        seat = int(p["seat"])
-        player_id = replaced[seat] if p.get("replaced") and seat in replaced else players[seat].pk
-        Penalty.objects.create(
-            tournament_id=session.tournament_id,
-            session=None if "session" in p and p["session"] is None else session,
-            player_id=player_id,
-            kind=p["kind"],
-            points=int(p["points"]),
-            minutes_late=p.get("minutes"),
-            reason=p.get("reason") or "imported with the game record",
-            assigned_by=_user_or_none(actor),
-        )
-
-    enqueue_recompute(session.tournament_id)
-
-
 def _penalty_points(penalty: Mapping[str, Any], rules: Ruleset) -> int:
     """A record penalty's points, with the defaults the engine applies when they are left out."""
     if penalty.get("points") is not None:
@@ -581,5 +504,5 @@ def _penalty_points(penalty: Mapping[str, Any], rules: Ruleset) -> int:
     return 0
 
 
-def _user_or_none(actor: Any) -> Any:
+def user_or_none(actor: Any) -> Any:
     return actor if actor is not None and getattr(actor, "is_authenticated", False) else None

@@ -158,15 +158,16 @@ def test_records_go_only_to_their_seated_empty_table(tmp_path):
     records = [r for r in json.loads(out.read_text(encoding="utf-8")) if r["hands"]]
     # Into the same tournament: its table already has a game with hands.
     from core.errors import ValidationFailed
-    from scoring.services.imports import ImportTarget, import_game_records
+    from scoring.services.imports import import_game_records
+    from tournaments.services.game_imports import seated_tables
 
     with pytest.raises(ValidationFailed, match="already has a game"):
-        import_game_records(actor=None, records=records, target=ImportTarget(tournament=t))
+        import_game_records(actor=None, records=records, target=seated_tables(t))
     # Into a tournament seated otherwise: no table has these players.
     other = make_tournament(slug="other")
     register(other, players)
     session = Session.objects.create(tournament=other, number=1)
     replace_tables(actor=None, session=session, tables=[players[4:], players[:4][::-1]])
     with pytest.raises(ValidationFailed, match="no table of this tournament"):
-        import_game_records(actor=None, records=records, target=ImportTarget(tournament=other))
+        import_game_records(actor=None, records=records, target=seated_tables(other))
     assert not Game.objects.filter(table__session__tournament=other, status="finished").exists()

@@ -81,9 +81,7 @@ def test_import_creates_game_seats_and_hands():
         "hands": HANDS,
         "end": "time",
     }
-    [game] = import_game_records(
-        actor=None, records=[record], target=ImportTarget(club_night=night)
-    )
+    [game] = import_game_records(actor=None, records=[record], target=ImportTarget(place=night))
     assert game.seats.get(seat=0).player == known
     assert list(game.hands.order_by("number").values_list("data", flat=True)) == HANDS
     assert game.status == Game.Status.FINISHED
@@ -109,7 +107,7 @@ def test_import_rejects_a_bad_record_naming_hand_and_field_and_imports_nothing(t
             actor=None,
             records=[good, bad],
             target=ImportTarget(
-                club_night=ClubNight.objects.create(club=club, date=datetime.date(2026, 3, 5))
+                place=ClubNight.objects.create(club=club, date=datetime.date(2026, 3, 5))
             ),
         )
     assert exc.value.errors[0]["record"] == 1

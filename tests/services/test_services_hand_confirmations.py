@@ -29,7 +29,7 @@ def _table(confirmations: str = "one"):
     players = [PlayerFactory(user=u) for u in users]
     for p in players:
         MembershipFactory(club=club, player=p)
-    game = create_game(actor=users[0], players=players, ruleset="wdmc-2019", club_night=night)
+    game = create_game(actor=users[0], players=players, ruleset="wdmc-2019", place=night)
     return club, night, users, game
 
 

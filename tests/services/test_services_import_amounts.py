@@ -61,7 +61,7 @@ def test_service_refuses_a_wrong_amount_and_saves_nothing(organiser, setup, extr
     players, table = setup
     games = Game.objects.count()
     with pytest.raises(ValidationFailed) as err:
-        import_game_record(actor=organiser, record=_record(players, **extra), table=table,
+        import_game_record(actor=organiser, record=_record(players, **extra), place=table,
                            players=players)  # fmt: skip
     assert err.value.field == field and "EMA 2025" in err.value.message
     assert Game.objects.count() == games
@@ -80,7 +80,7 @@ def test_service_keeps_the_amounts_the_text_allows(organiser, setup):
             ],
             tournament_penalties=[{"seat": 3, "kind": "obstruction", "points": 8000}],
         ),
-        table=table,
+        place=table,
         players=players,
     )
     assert sorted(game.penalties.values_list("kind", "points")) == [

@@ -10,6 +10,7 @@ from core.models import Player
 from scoring.engine import replay
 from scoring.models import Game, GameSeat, Hand
 from scoring.records import game_record
+from tests.factories import game_at_table
 from tournaments.models import Registration, Seat, Session, Table, Tournament
 
 
@@ -76,8 +77,8 @@ def scores_game(
 ) -> Game:
     """A paper-sheet game (final scores only); ``sitters`` who actually sat, if not seated."""
     t = table_of(tournament, session, table, players)
-    game = Game.objects.create(
-        table=t,
+    game = game_at_table(
+        t,
         ruleset=tournament.ruleset,
         rule_overrides=tournament.rule_overrides,
         entry=Game.Entry.FINAL_SCORES,
@@ -102,8 +103,8 @@ def hands_game(
     cache_summary: bool = True,
 ) -> Game:
     t = table_of(tournament, session, table, players)
-    game = Game.objects.create(
-        table=t,
+    game = game_at_table(
+        t,
         ruleset=tournament.ruleset,
         rule_overrides=tournament.rule_overrides,
         end=end,

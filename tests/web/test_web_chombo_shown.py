@@ -183,7 +183,7 @@ def test_paper_sheet_record_keeps_its_chombo_through_export_and_import(
     assert record["penalties"] == [{"seat": 3, "points": 20000, "kind": "chombo"}]
     table = TableFactory(session=SessionFactory(tournament=tournament, number=2), number=1)
     copy = import_game_record(
-        actor=organiser, record=record, table=table, players=players, finalize=True
+        actor=organiser, record=record, place=table, players=players, finalize=True
     )
     assert list(copy.penalties.values_list("seat", "kind", "points")) == [(3, "chombo", 20000)]
     assert copy.summary["final"]["result"] == game.summary["final"]["result"]

@@ -20,6 +20,7 @@ from tests.factories import (
     SessionFactory,
     TableFactory,
     UserFactory,
+    game_at_table,
 )
 from tournaments.models import Registration, Tournament
 from tournaments.standings.services import recompute_standings
@@ -34,8 +35,8 @@ def paper_game(tournament: Tournament, session: int, table: int, players: list[A
     s = tournament.sessions.filter(number=session).first() or SessionFactory(
         tournament=tournament, number=session
     )
-    game = Game.objects.create(
-        table=TableFactory(session=s, number=table),
+    game = game_at_table(
+        TableFactory(session=s, number=table),
         ruleset=tournament.ruleset,
         entry=Game.Entry.FINAL_SCORES,
         final_scores=list(SCORES),

@@ -17,6 +17,7 @@ from tests.factories import (
     SeatFactory,
     SessionFactory,
     TableFactory,
+    game_at_table,
 )
 from tournaments.models import Seat, SeatingPlan, Tournament
 
@@ -91,10 +92,10 @@ def test_swap_errors_name_the_field(
 def test_swap_is_refused_once_hands_are_entered(
     organiser_client: Client, tournament: Tournament, eight: list[Any]
 ) -> None:
-    from scoring.models import Game, GameSeat
+    from scoring.models import GameSeat
 
     table = tournament.sessions.get(number=2).tables.get(number=1)
-    game = Game.objects.create(table=table, ruleset=tournament.ruleset)
+    game = game_at_table(table, ruleset=tournament.ruleset)
     for wind, p in enumerate(eight[:4]):
         GameSeat.objects.create(game=game, seat=wind, player=p)
     HandFactory(game=game)

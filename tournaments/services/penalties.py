@@ -102,7 +102,7 @@ def was_substituted(player: Player, session: Session | None) -> bool:
     for table_id, wind in Seat.objects.filter(table__session=session, player=player).values_list(
         "table_id", "wind"
     ):
-        game = Game.objects.filter(table_id=table_id).only("substitutes").first()
+        game = Game.objects.filter(table__id=table_id).only("substitutes").first()
         if game is not None and any(int(s.get("seat", -1)) == wind for s in game.substitutes or []):
             return True
     return False

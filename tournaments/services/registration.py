@@ -201,7 +201,7 @@ def seats_to_replace(registration: Registration) -> list[dict[str, Any]]:
         .select_related("table__session")
         .order_by("table__session__number")
     ):
-        game = Game.objects.filter(table_id=seat.table_id).only("substitutes").first()
+        game = Game.objects.filter(table__id=seat.table_id).only("substitutes").first()
         if game is not None and any(
             int(x.get("seat", -1)) == seat.wind for x in game.substitutes or []
         ):

@@ -238,8 +238,8 @@ def swap_seats(*, actor: Any, session: Session, a: Player, b: Player) -> Session
         raise ValidationFailed(f"{b} is not seated in this session.", field="b")
     tables = {seat_a.table_id, seat_b.table_id}
     if (
-        Hand.objects.filter(game__table_id__in=tables).exists()
-        or Game.objects.filter(table_id__in=tables)
+        Hand.objects.filter(game__table__id__in=tables).exists()
+        or Game.objects.filter(table__id__in=tables)
         .exclude(entry=Game.Entry.HANDS, final_scores__isnull=True)
         .exists()
     ):
@@ -248,11 +248,11 @@ def swap_seats(*, actor: Any, session: Session, a: Player, b: Player) -> Session
     seat_a.player, seat_b.player = b, a
     Seat.objects.bulk_update([seat_a, seat_b], ["player"])
     # GameSeat has unique (game, player): rewrite the two rows instead of updating in place.
-    game_seats = list(GameSeat.objects.filter(game__table_id__in=tables, player__in=[a, b]))
+    game_seats = list(GameSeat.objects.filter(game__table__id__in=tables, player__in=[a, b]))
     rows = [(gs.game_id, gs.seat, b if gs.player_id == a.pk else a) for gs in game_seats]
     GameSeat.objects.filter(pk__in=[gs.pk for gs in game_seats]).delete()
     GameSeat.objects.bulk_create([GameSeat(game_id=g, seat=s, player=p) for g, s, p in rows])
-    for game in Game.objects.filter(table_id__in=tables):
+    for game in Game.objects.filter(table__id__in=tables):
         game.version += 1  # clients holding the old seating must reload
         game.save(update_fields=["version", "updated_at"])
     record_audit(

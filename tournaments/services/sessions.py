@@ -103,7 +103,7 @@ def replace_tables(
             players=list(players),
             ruleset=tournament.ruleset,
             rule_overrides=tournament.rule_overrides or None,
-            table=table,
+            place=table,
         )
         created.append(table)
     return created
@@ -197,7 +197,7 @@ def _refuse_disqualified_seats(session: Session) -> None:
         .filter(player__registrations__disqualified_at__isnull=False)
         .select_related("table", "player")
     ):
-        game = Game.objects.filter(table_id=seat.table_id).only("substitutes").first()
+        game = Game.objects.filter(table__id=seat.table_id).only("substitutes").first()
         if game is not None and any(
             int(x.get("seat", -1)) == seat.wind for x in game.substitutes or []
         ):

@@ -22,6 +22,7 @@ from scoring.models import Game, GameSeat
 from scoring.services._common import audit_scope, lock_game, require_open_session
 from scoring.services.games import game_snapshot, save_written_game
 from tournaments.models import Penalty, Registration
+from tournaments.roles import table_of
 from tournaments.standings.tasks import enqueue_recompute
 
 from ._common import require_referee, user_or_none
@@ -43,9 +44,10 @@ def substitute_player(
 ) -> Game:
     """Seat `substitute` for the player at `seat` (a player more than 10 minutes late, ill, or
     disqualified, EMA 2025 7.3). `expected_version` defaults to the current one."""
-    if game.table_id is None:
+    table = table_of(game)
+    if table is None:
         raise ValidationFailed("Substitutes exist only in tournament games.", field="game")
-    tournament = game.table.session.tournament  # type: ignore[union-attr]
+    tournament = table.session.tournament
     require_referee(actor, tournament)
     game = lock_game(
         game, expected_version=game.version if expected_version is None else expected_version
@@ -90,7 +92,7 @@ def substitute_player(
     # EMA 2025 7.3: "a player who is late by more than 10 minutes is replaced with a
     # substitute player and no lateness penalty is deducted": a lateness given for this
     # session before the substitution is cancelled (audited).
-    session = game.table.session  # type: ignore[union-attr]
+    session = table.session
     for late in Penalty.objects.select_for_update().filter(
         tournament=tournament,
         session=session,

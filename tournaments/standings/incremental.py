@@ -115,8 +115,8 @@ def load_game(cursor: Any, tournament_id: int, game_id: int) -> dict[str, Any]:
     """The game's table, session, status, cached summary, substitutes, and who sat where."""
 
     cursor.execute(
-        f"SELECT g.status, g.summary, g.substitutes, g.table_id, t.number, s.number "
-        f"FROM {_table(Game)} g JOIN {_table(Table)} t ON t.id = g.table_id "
+        f"SELECT g.status, g.summary, g.substitutes, t.id, t.number, s.number "
+        f"FROM {_table(Game)} g JOIN {_table(Table)} t ON t.game_id = g.id "
         f"JOIN {_table(Session)} s ON s.id = t.session_id "
         f"WHERE g.id = %s AND s.tournament_id = %s",
         [game_id, tournament_id],

@@ -137,7 +137,7 @@ def _finished_games(tournament_id: int, game_id: int | None = None) -> list[_Fin
         qs = qs.filter(pk=game_id)
     rows = qs.values(
         "id",
-        "table_id",
+        "table__id",
         "table__number",
         "table__session__number",
         "substitutes",
@@ -155,7 +155,7 @@ def _finished_games(tournament_id: int, game_id: int | None = None) -> list[_Fin
         out.append(
             _FinishedGame(
                 row["id"],
-                row["table_id"],
+                row["table__id"],
                 row["table__number"],
                 row["table__session__number"],
                 final,

@@ -210,13 +210,10 @@ def _player_games(tournament: Tournament, player: Player) -> list[dict[str, Any]
 def _replaced_at(game: Game, seat: int) -> int | None:
     """The player the tournament seated at ``seat`` when a substitute took that seat
     (EMA 2025 7.3), else None."""
-    if game.table_id is None or not any(
-        int(s.get("seat", -1)) == seat for s in game.substitutes or []
-    ):
+    table = roles.table_of(game)
+    if table is None or not any(int(s.get("seat", -1)) == seat for s in game.substitutes or []):
         return None
-    found = Seat.objects.filter(table_id=game.table_id, wind=seat).values_list(
-        "player_id", flat=True
-    )
+    found = Seat.objects.filter(table_id=table.pk, wind=seat).values_list("player_id", flat=True)
     return found[0] if found else None
 
 
@@ -228,7 +225,7 @@ def _substituted_sessions(tournament: Tournament, player: Player) -> list[dict[s
     for seat in Seat.objects.filter(
         player=player, table__session__tournament=tournament
     ).select_related("table__session"):
-        game = Game.objects.filter(table_id=seat.table_id).first()
+        game = Game.objects.filter(table__id=seat.table_id).first()
         if game is None:
             continue
         sub = next((s for s in game.substitutes or [] if int(s.get("seat", -1)) == seat.wind), None)

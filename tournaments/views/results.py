@@ -145,7 +145,7 @@ def _import_onto_tables(
         for index, (table, record) in enumerate(zip(tables, records, strict=True)):
             try:
                 games += import_game_records(
-                    actor=actor, records=[record], target=ImportTarget(table=table)
+                    actor=actor, records=[record], target=ImportTarget(place=table)
                 )
             except ServiceError as error:
                 if isinstance(error, ValidationFailed):

@@ -25,6 +25,7 @@ from core.errors import ValidationFailed
 from scoring.services.imports import ImportTarget, import_game_records
 from tournaments.management.commands._lookup import tournament_named
 from tournaments.models import Table
+from tournaments.services.game_imports import seated_tables
 
 
 class Command(BaseCommand):
@@ -70,17 +71,17 @@ class Command(BaseCommand):
 
     def _target(self, options: dict[str, Any]) -> ImportTarget:
         if options.get("tournament"):
-            return ImportTarget(tournament=tournament_named(options["tournament"]))
+            return seated_tables(tournament_named(options["tournament"]))
         if options["table"]:
             table = Table.objects.filter(pk=options["table"]).first()
             if table is None:
                 raise CommandError(f"no table {options['table']}")
-            return ImportTarget(table=table)
+            return ImportTarget(place=table)
         if options["club_night"]:
             night = ClubNight.objects.filter(pk=options["club_night"]).first()
             if night is None:
                 raise CommandError(f"no club night {options['club_night']}")
-            return ImportTarget(club_night=night)
+            return ImportTarget(place=night)
         club = Club.objects.filter(slug=options["club"]).first()
         if club is None:
             raise CommandError(f"no club {options['club']!r}")
@@ -90,4 +91,4 @@ class Command(BaseCommand):
             else datetime.date.today()
         )
         night, _ = ClubNight.objects.get_or_create(club=club, date=date)
-        return ImportTarget(club_night=night)
+        return ImportTarget(place=night)

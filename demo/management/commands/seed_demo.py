@@ -235,7 +235,7 @@ class Command(BaseCommand):
                     players=at_night[4 * t : 4 * t + 4],
                     ruleset=club.ruleset,
                     rule_overrides=club.rule_overrides or None,
-                    club_night=night,
+                    place=night,
                 )
                 play_game(game, rng, actor=None)
 
