@@ -151,7 +151,12 @@ def import_online_log(
         )
     comparison = compare(online)
 
-    night, _created = ClubNight.objects.get_or_create(club=club, date=date or timezone.localdate())
+    day = date or timezone.localdate()
+    # A club may hold two nights on one date (create_club_night allows it): the first one takes
+    # the game (get_or_create answered a 500 there, found by the fuzz run, issue 16).
+    night = ClubNight.objects.filter(club=club, date=day).order_by("pk").first()
+    if night is None:
+        night = ClubNight.objects.create(club=club, date=day)
     game = import_game_record(
         actor=actor,
         record=online.record,

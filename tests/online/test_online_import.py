@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from django.core.management import CommandError, call_command
 
-from club.models import Membership, OnlineGameLog, OnlineName
+from club.models import ClubNight, Membership, OnlineGameLog, OnlineName
 from club.services import import_online_log
 from core.errors import PermissionDenied, ValidationFailed
 from core.models import AuditEntry
@@ -99,6 +99,20 @@ def test_a_member_not_at_the_table_may_not_import(club, members):
     with pytest.raises(PermissionDenied):
         import_online_log(actor=user, club=club, data=WEST4, players=mapping)
     assert not Game.objects.exists() and not OnlineName.objects.exists()
+
+
+def test_a_date_with_two_club_nights_takes_the_first(club, members, organiser):
+    """A club may hold two nights on one date (the API creates them): the import goes to the
+    first one; it was a 500 (get_or_create found two), found by the seeded fuzz run (issue 16)."""
+    first, second = (
+        ClubNight.objects.create(club=club, date=datetime.date(2026, 11, 20)) for _ in "ab"
+    )
+    mapping = {name: members[i].pk for i, name in enumerate(NAMES)}
+    done = import_online_log(
+        actor=organiser, club=club, data=WEST4, players=mapping, date=datetime.date(2026, 11, 20)
+    )
+    assert done.game.club_night == first and not second.games.exists()
+    assert ClubNight.objects.filter(club=club).count() == 2
 
 
 def test_broken_log_names_the_field(club, organiser):

@@ -90,5 +90,8 @@ class Command(BaseCommand):
             if options["date"]
             else datetime.date.today()
         )
-        night, _ = ClubNight.objects.get_or_create(club=club, date=date)
+        # Two nights may share a date: the first one (as the online import picks it).
+        night = ClubNight.objects.filter(club=club, date=date).order_by("pk").first()
+        if night is None:
+            night = ClubNight.objects.create(club=club, date=date)
         return ImportTarget(place=night)
