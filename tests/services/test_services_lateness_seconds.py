@@ -8,7 +8,6 @@ import pytest
 
 from core.audit import audit_for_tournament
 from core.errors import ValidationFailed
-from tests.factories import RegistrationFactory, SessionFactory
 from tournaments.models import Penalty
 from tournaments.services import add_penalty
 
@@ -16,12 +15,13 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def base(tournament, referee):
+def base(referee, tournament, player, session):
+    """add_penalty's arguments for lateness in session 1 (the shared penalty fixtures)."""
     return {
         "actor": referee,
         "tournament": tournament,
-        "player": RegistrationFactory(tournament=tournament).player,
-        "session": SessionFactory(tournament=tournament, number=1),
+        "player": player,
+        "session": session,
         "kind": "lateness",
         "reason": "late",
     }

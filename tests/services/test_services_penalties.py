@@ -14,207 +14,109 @@ from tests.factories import (
     GameFactory,
     PlayerFactory,
     RegistrationFactory,
-    SessionFactory,
     TableFactory,
     UserFactory,
     non_dealer_rons,
     ron,
 )
 from tournaments.models import Penalty, Registration
-from tournaments.services import add_penalty, cancel_penalty, substitute_player
+from tournaments.services import cancel_penalty, substitute_player
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def session(tournament):
-    return SessionFactory(tournament=tournament, number=1)
-
-
-@pytest.fixture
-def player(tournament):
-    return RegistrationFactory(tournament=tournament).player
 
 
 @pytest.mark.parametrize(
     ("minutes", "points"),
     [(1, 1000), (0.5, 1000), (9.5, 10000), (3, 3000), (10, 10000)],
 )
-def test_lateness_is_1000_per_started_minute(tournament, referee, session, player, minutes, points):
+def test_lateness_is_1000_per_started_minute(penalise, session, minutes, points):
     """EMA 2025 7.2: 1,000 points per minute late, rounded up; 9 min 30 s is 10,000."""
-    p = add_penalty(
-        actor=referee,
-        tournament=tournament,
-        player=player,
-        kind="lateness",
-        minutes_late=minutes,
-        session=session,
-        reason="late for session 1",
+    p = penalise(
+        kind="lateness", minutes_late=minutes, session=session, reason="late for session 1"
     )
     assert p.points == points
     assert p.minutes_late == -(-minutes // 1)
 
 
-def test_lateness_over_10_minutes_means_a_substitute(tournament, referee, session, player):
+def test_lateness_over_10_minutes_means_a_substitute(penalise, session):
     """EMA 2025 7.3: later than 10 minutes is replaced by a substitute, no lateness penalty."""
     with pytest.raises(ValidationFailed) as err:
-        add_penalty(
-            actor=referee,
-            tournament=tournament,
-            player=player,
-            kind="lateness",
-            minutes_late=10.5,
-            session=session,
-            reason="late",
-        )
+        penalise(kind="lateness", minutes_late=10.5, session=session, reason="late")
     assert err.value.field == "minutes_late" and "substitute" in err.value.message
     assert "7.3" in err.value.message
     assert not Penalty.objects.exists()
 
 
-def test_lateness_input_checks(tournament, referee, session, player):
-    base = {"actor": referee, "tournament": tournament, "player": player, "reason": "late"}
+def test_lateness_input_checks(penalise, session):
+    """EMA 2025 7.2: lateness is per session, in minutes, its points follow from them."""
     with pytest.raises(ValidationFailed) as err:
-        add_penalty(**base, kind="lateness", minutes_late=3)
+        penalise(kind="lateness", minutes_late=3, reason="late")
     assert err.value.field == "session"
     with pytest.raises(ValidationFailed) as err:
-        add_penalty(**base, kind="lateness", minutes_late=3, points=2000, session=session)
+        penalise(kind="lateness", minutes_late=3, points=2000, session=session, reason="late")
     assert err.value.field == "points"
     with pytest.raises(ValidationFailed) as err:
-        add_penalty(**base, kind="lateness", minutes_late=0, session=session)
+        penalise(kind="lateness", minutes_late=0, session=session, reason="late")
     assert err.value.field == "minutes_late"
-    add_penalty(**base, kind="lateness", minutes_late=2, session=session)
+    penalise(kind="lateness", minutes_late=2, session=session, reason="late")
     with pytest.raises(ValidationFailed) as err:
-        add_penalty(**base, kind="lateness", minutes_late=4, session=session)
+        penalise(kind="lateness", minutes_late=4, session=session, reason="late")
     assert err.value.field == "kind"  # one lateness per session; cancel to change it
     assert Penalty.objects.count() == 1
 
 
-def test_score_sheet_penalties_default_from_the_ruleset(tournament, referee, player):
+def test_score_sheet_penalties_default_from_the_ruleset(penalise):
     """EMA 2025 7.5: 2,000 for an unfixable score sheet; all-last sheet 8,000 (ruleset)."""
-    sheet = add_penalty(
-        actor=referee, tournament=tournament, player=player, kind="score_sheet", reason="unsigned"
-    )
-    all_last = add_penalty(
-        actor=referee,
-        tournament=tournament,
-        player=player,
-        kind="all_last_sheet",
-        reason="misfilled",
-    )
+    sheet = penalise(kind="score_sheet", reason="unsigned")
+    all_last = penalise(kind="all_last_sheet", reason="misfilled")
     assert (sheet.points, all_last.points) == (2000, 8000)
 
 
-def test_obstruction_range(tournament, referee, player):
+def test_obstruction_range(penalise):
     """EMA 2025 6.12: obstruction is 8,000 or 12,000, up to 48,000 in serious cases; the
     9,900 of issue 15 is refused."""
     for bad in (1000, 9900, 11900, 50000):
         with pytest.raises(ValidationFailed) as err:
-            add_penalty(
-                actor=referee,
-                tournament=tournament,
-                player=player,
-                kind="obstruction",
-                points=bad,
-                reason="x",
-            )
+            penalise(kind="obstruction", points=bad, reason="x")
         assert err.value.field == "points"
     with pytest.raises(ValidationFailed) as err:
-        add_penalty(
-            actor=referee, tournament=tournament, player=player, kind="obstruction", reason="x"
-        )
+        penalise(kind="obstruction", reason="x")
     assert err.value.field == "points"
-    p = add_penalty(
-        actor=referee,
-        tournament=tournament,
-        player=player,
-        kind="obstruction",
-        points=12000,
-        reason="x",
-    )
+    p = penalise(kind="obstruction", points=12000, reason="x")
     assert p.points == 12000
 
 
-def test_score_sheet_penalty_is_2000_each(tournament, referee, player):
+def test_score_sheet_penalty_is_2000_each(penalise):
     """EMA 2025 7.5: "a 2,000-point penalty for each of the players"."""
     with pytest.raises(ValidationFailed) as err:
-        add_penalty(
-            actor=referee,
-            tournament=tournament,
-            player=player,
-            kind="score_sheet",
-            points=5000,
-            reason="x",
-        )
+        penalise(kind="score_sheet", points=5000, reason="x")
     assert err.value.field == "points" and "7.5" in err.value.message
     for ok in (8000, 48000):
-        p = add_penalty(
-            actor=referee,
-            tournament=tournament,
-            player=player,
-            kind="obstruction",
-            points=ok,
-            reason="x",
-        )
+        p = penalise(kind="obstruction", points=ok, reason="x")
         assert p.points == ok
 
 
-def test_chombo_is_refused_as_penalty(tournament, referee, player):
+def test_chombo_is_refused_as_penalty(penalise):
     """Chombo policy: a chombo is a hand of the game record, deducted in the game's result."""
     with pytest.raises(ValidationFailed) as err:
-        add_penalty(
-            actor=referee,
-            tournament=tournament,
-            player=player,
-            kind="chombo",
-            points=20000,
-            reason="x",
-        )
+        penalise(kind="chombo", points=20000, reason="x")
     assert err.value.field == "kind" and "hand" in err.value.message
     assert not Penalty.objects.exists()
 
 
-def test_penalty_needs_registration_reason_and_referee(tournament, referee, player):
+def test_penalty_needs_registration_reason_and_referee(penalise):
     with pytest.raises(ValidationFailed) as err:
-        add_penalty(
-            actor=referee,
-            tournament=tournament,
-            player=PlayerFactory(),
-            kind="other",
-            points=1000,
-            reason="x",
-        )
+        penalise(player=PlayerFactory(), kind="other", points=1000, reason="x")
     assert err.value.field == "player"
     with pytest.raises(ValidationFailed) as err:
-        add_penalty(
-            actor=referee,
-            tournament=tournament,
-            player=player,
-            kind="other",
-            points=1000,
-            reason=" ",
-        )
+        penalise(kind="other", points=1000, reason=" ")
     assert err.value.field == "reason"
     with pytest.raises(PermissionDenied):
-        add_penalty(
-            actor=UserFactory(),
-            tournament=tournament,
-            player=player,
-            kind="other",
-            points=1000,
-            reason="x",
-        )
+        penalise(actor=UserFactory(), kind="other", points=1000, reason="x")
 
 
-def test_cancel_penalty_audits_before_after(tournament, referee, player):
-    p = add_penalty(
-        actor=referee,
-        tournament=tournament,
-        player=player,
-        kind="other",
-        points=4000,
-        reason="phone rang",
-    )
+def test_cancel_penalty_audits_before_after(penalise, tournament, referee):
+    p = penalise(kind="other", points=4000, reason="phone rang")
     p = cancel_penalty(actor=referee, penalty=p, reason="it was someone else's phone")
     assert p.cancelled_at and p.cancelled_by == referee
     entry = audit_for_tournament(tournament.pk).get(action="penalty.cancel")

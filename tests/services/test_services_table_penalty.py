@@ -12,7 +12,6 @@ from tests.factories import (
     GameFactory,
     PlayerFactory,
     RegistrationFactory,
-    SessionFactory,
     TableFactory,
     UserFactory,
 )
@@ -20,11 +19,6 @@ from tournaments.models import Penalty, Session
 from tournaments.services import add_table_penalty, substitute_player
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def session(tournament):
-    return SessionFactory(tournament=tournament, number=1)
 
 
 @pytest.fixture
