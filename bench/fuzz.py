@@ -1,25 +1,37 @@
 """Live API fuzzing with schemathesis, reaching past validation (issue 16).
 
     .venv/bin/python bench/fuzz.py --examples 5         # its own server on a scratch SQLite
+    .venv/bin/python bench/fuzz.py --database-url postgres://127.0.0.1/hanchan_fuzz
     bench/load.py --fuzz-examples 5                     # CI: after the load, on PostgreSQL
 
 Random path parameters meet only 404s, and a request whose object is not there never reaches a
 service. So before schemathesis runs:
 
 1. `seed_fuzz_world()` creates what the operations work on: a running tournament with a seated
-   session (a game with hands, an empty game, a finished game), registrations, a penalty, a
-   seating plan, a club with a night and a league, and an organiser who is also the club's
-   admin and a registered player, with an API token;
-2. `write_config()` writes a schemathesis.toml that sends that token and gives each operation's
-   path parameters those objects' ids and slugs (a `[[operations]]` entry per path);
-3. the schema itself carries OpenAPI links (`config/openapi.py`: a created object's id or slug
-   to the operations on it), so the stateful phase chains a POST into the reads and writes of
-   what it created;
-4. schemathesis' CLI runs the examples, coverage, fuzzing and stateful phases with
+   session (a game with hands, an empty game, a finished game), a second session seated, a
+   seating plan, registrations, a penalty; small tournaments to publish, to close a session in,
+   to reopen a session in, to change the status of, to upload a plan to; a club with nights,
+   a league and club games (a hand to confirm, one to delete, a whole game to finalize, one for
+   paper scores); an organiser who is also the club's admin and a player, a site admin, each
+   with an API token. Each operation that changes state has an object of its own;
+2. `operation_examples()` holds one request per operation that succeeds on that world (path,
+   query, body, role); `add_examples()` writes them into a copy of the server's schema
+   (parameter `example`s, JSON body `examples`), which schemathesis sends first (examples
+   phase), so every operation reaches its service at least once;
+3. `write_config()` writes a schemathesis.toml that sends the organiser's token (the site
+   admin's for creating clubs) and gives each operation's path parameters its objects (a
+   `[[operations]]` entry per operation), for the phases after the examples;
+4. the schema itself carries OpenAPI links (`config/openapi.py`: a created object's id or slug
+   to the operations on it), for the stateful phase when the time budget leaves it any;
+5. schemathesis' CLI runs the examples, coverage, fuzzing and stateful phases with
    `--max-examples` per operation under a time budget (`--max-time`), checking only
    `not_a_server_error` (a 5xx fails the run);
-5. `report()` reads the NDJSON event stream and prints, per operation, how many cases ran, how
-   many got a 2xx, a 4xx and a 5xx: the 2xx column says how far the generated requests got.
+6. `print_report()` reads the NDJSON event stream and prints, per operation, how many cases
+   ran, how many got a 2xx, a 4xx and a 5xx, then "2xx reached: N of M operations" and each
+   operation without a 2xx with what it got.
+
+Standalone it migrates and seeds a scratch SQLite database, or `--database-url` (your own
+PostgreSQL database, as CI runs it: createdb hanchan_fuzz first, drop it after).
 
 Exit status (standalone): 1 when any answer was a 5xx. Loopback only.
 """
@@ -27,6 +39,7 @@ Exit status (standalone): 1 when any answer was a 5xx. Loopback only.
 from __future__ import annotations
 
 import argparse
+import datetime
 import json
 import os
 import re
@@ -37,6 +50,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.parse
 import urllib.request
 from collections import Counter, defaultdict
 from pathlib import Path
@@ -62,10 +76,29 @@ RESOURCES = {
 }
 
 
-def seed_fuzz_world() -> dict[str, Any]:
-    """The objects the fuzzed operations act on (Django must be set up)."""
-    import datetime
+def _ron(winner: int, loser: int) -> dict[str, Any]:
+    return {"outcome": "ron", "wins": [{"winner": winner, "han": 2, "fu": 30}], "loser": loser}
 
+
+# EMA 2025: eight hands that each pass the dealership on end the game after South 4.
+EAST_SOUTH = [_ron((i + 1) % 4, (i + 2) % 4) for i in range(8)]
+# A real Tenhou log (tests/online/data/README.md): three scored hands, four named players.
+ONLINE_LOG = ROOT / "tests" / "online" / "data" / "tenhou-three-hands.mjlog"
+
+
+def _online_names(log: str) -> list[str]:
+    found = re.search(r'<UN n0="([^"]*)" n1="([^"]*)" n2="([^"]*)" n3="([^"]*)"', log)
+    assert found, "the log names no players"
+    return [urllib.parse.unquote(name) for name in found.groups()]
+
+
+def seed_fuzz_world() -> dict[str, Any]:
+    """The objects the fuzzed operations act on (Django must be set up).
+
+    Each operation that changes state gets an object of its own (a registration to drop,
+    another to disqualify, a game per score-entry action, a small tournament each to publish,
+    to close a session in, to reopen a session in, to change the status of), so its example
+    succeeds whatever the order the operations run in."""
     from django.contrib.auth import get_user_model
     from django.utils import timezone
 
@@ -85,43 +118,35 @@ def seed_fuzz_world() -> dict[str, Any]:
     )
 
     tag = secrets.token_hex(3)
+    password = secrets.token_hex(8)
     user_model = get_user_model()
-    organiser = user_model.objects.create_user(
-        f"fuzz-organiser-{tag}", password=secrets.token_hex(8)
-    )
+    organiser = user_model.objects.create_user(f"fuzz-organiser-{tag}", password=password)
     referee = user_model.objects.create_user(f"fuzz-referee-{tag}", password=secrets.token_hex(8))
-    tournament = Tournament.objects.create(
-        name="Fuzz open",
-        slug=f"fuzz-{tag}",
-        ruleset="ema-2025",
-        starts_on=datetime.date(2026, 5, 2),
-        ends_on=datetime.date(2026, 5, 3),
-        country="DE",
-        status=Tournament.Status.RUNNING,
-    )
-    StaffRole.objects.create(tournament=tournament, user=organiser, role=StaffRole.Role.ORGANISER)
-    staff = StaffRole.objects.create(
-        tournament=tournament, user=referee, role=StaffRole.Role.REFEREE
-    )
+    newcomer = user_model.objects.create_user(f"fuzz-staff-{tag}", password=secrets.token_hex(8))
+    admin = user_model.objects.create_superuser(f"fuzz-admin-{tag}", password=secrets.token_hex(8))
     players = [
         Player.objects.create(first_name=f"Fuzz{i}", last_name=f"Player{tag}", country="DE")
-        for i in range(16)
+        for i in range(20)
     ]
     players[0].user = organiser
     players[0].save(update_fields=["user"])
-    registrations = [Registration.objects.create(tournament=tournament, player=p) for p in players]
-    # Started 80 minutes ago (of 90): the time signal has sounded (EMA 2025 7.4).
-    session = Session.objects.create(
-        tournament=tournament,
-        number=1,
-        status=Session.Status.RUNNING,
-        started_at=timezone.now() - datetime.timedelta(minutes=80),
-    )
-    Session.objects.create(tournament=tournament, number=2, status=Session.Status.PLANNED)
-    games = []
-    for number in range(4):
-        table = Table.objects.create(session=session, number=number + 1)
-        seated = players[4 * number : 4 * number + 4]
+    spare_players = players[16:]  # registered nowhere: a substitute, a club member to add
+
+    def tournament(suffix: str, status: str) -> Tournament:
+        made = Tournament.objects.create(
+            name=f"Fuzz {suffix}",
+            slug=f"fuzz-{suffix}-{tag}" if suffix != "open" else f"fuzz-{tag}",
+            ruleset="ema-2025",
+            starts_on=datetime.date(2026, 5, 2),
+            ends_on=datetime.date(2026, 5, 3),
+            country="DE",
+            status=status,
+        )
+        StaffRole.objects.create(tournament=made, user=organiser, role=StaffRole.Role.ORGANISER)
+        return made
+
+    def seat_table(session: Session, number: int, seated: list[Player]) -> Game:
+        table = Table.objects.create(session=session, number=number)
         Seat.objects.bulk_create(Seat(table=table, wind=w, player=p) for w, p in enumerate(seated))
         game = Game.objects.create(ruleset="ema-2025")
         table.game = game  # the table holds the link (issue 14)
@@ -129,70 +154,329 @@ def seed_fuzz_world() -> dict[str, Any]:
         GameSeat.objects.bulk_create(
             GameSeat(game=game, seat=w, player=p) for w, p in enumerate(seated)
         )
-        games.append(game)
-    # Game 0 has two hands (to read, correct, confirm, delete); game 1 is empty (hand entry,
-    # final scores, import onto it); game 3 is finished (reopen).
-    for number, winner in enumerate((1, 2)):
-        Hand.objects.create(
-            game=games[0],
-            number=number,
-            data={"outcome": "ron", "wins": [{"winner": winner, "han": 2, "fu": 30}], "loser": 3},
+        return game
+
+    def add_hands(game: Game, hands: list[dict[str, Any]]) -> Game:
+        Hand.objects.bulk_create(
+            Hand(game=game, number=number, data=hand) for number, hand in enumerate(hands)
         )
-    Game.objects.filter(pk=games[0].pk).update(version=2)
-    Game.objects.filter(pk=games[3].pk).update(
-        entry=Game.Entry.FINAL_SCORES,
-        final_scores={"scores": [50000, 40000, 20000, 10000], "riichi_sticks_left": 0},
-        status=Game.Status.FINISHED,
-        end="complete",
+        Game.objects.filter(pk=game.pk).update(version=len(hands))
+        return game
+
+    def finish(game: Game) -> Game:
+        Game.objects.filter(pk=game.pk).update(
+            entry=Game.Entry.FINAL_SCORES,
+            final_scores={"scores": [50000, 40000, 20000, 10000], "riichi_sticks_left": 0},
+            status=Game.Status.FINISHED,
+            end="complete",
+            finished_at=timezone.now(),
+        )
+        return game
+
+    # The main tournament: running, session 1 under way, session 2 seated (to start, to swap
+    # seats in), a seating plan for session 3.
+    main = tournament("open", Tournament.Status.RUNNING)
+    staff = StaffRole.objects.create(tournament=main, user=referee, role=StaffRole.Role.REFEREE)
+    registrations = [Registration.objects.create(tournament=main, player=p) for p in players[:16]]
+    Registration.objects.filter(pk=registrations[13].pk).update(
+        dropped_at=timezone.now(), drop_reason="Fuzz"
     )
+    # Started 80 minutes ago (of 90): the time signal has sounded (EMA 2025 7.4).
+    session = Session.objects.create(
+        tournament=main,
+        number=1,
+        status=Session.Status.RUNNING,
+        started_at=timezone.now() - datetime.timedelta(minutes=80),
+    )
+    games = [seat_table(session, n + 1, players[4 * n : 4 * n + 4]) for n in range(4)]
+    # Game 0 has two hands (to read, to correct); game 1 is empty (hand entry, preview); game 2
+    # takes a substitute; game 3 is finished (reopen).
+    add_hands(games[0], [_ron(1, 3), _ron(2, 3)])
+    finish(games[3])
+    seated = Session.objects.create(tournament=main, number=2, status=Session.Status.SEATED)
+    for n in range(2):
+        seat_table(seated, n + 1, players[4 * n + 2 : 4 * n + 6])
     penalty = Penalty.objects.create(
-        tournament=tournament,
+        tournament=main,
         player=players[1],
         kind=Penalty.Kind.OBSTRUCTION,
         points=8000,
         reason="Fuzz",
     )
     plan = SeatingPlan.objects.create(
-        tournament=tournament,
+        tournament=main,
         mode=SeatingPlan.Mode.RANDOM,
         status=SeatingPlan.Status.DONE,
         progress=1.0,
-        plan=[[[r.pk for r in registrations[4 * t : 4 * t + 4]] for t in range(4)]],
-        options={"from_session": 2},
+        plan=[[[r.pk for r in registrations[4 * t : 4 * t + 4]] for t in range(3)]],
+        options={"from_session": 3},
     )
+
+    # Small tournaments, one per step that changes a whole tournament or session.
+    to_status = tournament("draft", Tournament.Status.DRAFT)
+    # Uploaded plans seat every active registration: four here, whatever other steps register.
+    to_upload = tournament("seating", Tournament.Status.REGISTRATION)
+    for player in players[:4]:
+        Registration.objects.create(tournament=to_upload, player=player)
+    stages = {}
+    for suffix, session_status in (
+        ("publish", Session.Status.CLOSED),
+        ("close", Session.Status.RUNNING),
+        ("reopen", Session.Status.CLOSED),
+    ):
+        stage = tournament(suffix, Tournament.Status.RUNNING)
+        for player in players[:4]:
+            Registration.objects.create(tournament=stage, player=player)
+        stage_session = Session.objects.create(
+            tournament=stage, number=1, status=session_status, started_at=timezone.now()
+        )
+        finish(seat_table(stage_session, 1, players[:4]))
+        stages[suffix] = (stage, stage_session)
+
+    # The club: the organiser is its admin and a member; club games on one night (a hand to
+    # confirm, one to delete, a whole game to finalize, a paper sheet to enter), another night
+    # to seat.
     club = Club.objects.create(name="Fuzz club", slug=f"fuzz-club-{tag}")
-    for index, player in enumerate(players[:8]):
+    members = players[:8]
+    for index, player in enumerate(members):
         Membership.objects.create(
             club=club,
             player=player,
             role=Membership.Role.ADMIN if index == 0 else Membership.Role.MEMBER,
         )
     night = ClubNight.objects.create(club=club, date=timezone.localdate())
+    to_seat = ClubNight.objects.create(club=club, date=timezone.localdate(), notes="to seat")
     League.objects.create(club=club, name="Fuzz league", starts_on=timezone.localdate())
+
+    def club_game(hands: list[dict[str, Any]]) -> Game:
+        game = Game.objects.create(club_night=night, ruleset="ema-2025")
+        GameSeat.objects.bulk_create(
+            GameSeat(game=game, seat=w, player=p) for w, p in enumerate(members[:4])
+        )
+        return add_hands(game, hands)
+
+    to_confirm = club_game([_ron(1, 2)])
+    Hand.objects.filter(game=to_confirm).update(confirmed=False)
+    to_delete = club_game([_ron(1, 2)])
+    to_finalize = club_game(EAST_SOUTH)
+    to_score = club_game([])
+
     key = issue_token(organiser, name="fuzz")[1]
+    admin_key = issue_token(admin, name="fuzz")[1]
     # A second token of the organiser's for DELETE /auth/tokens/{id}/ (not the one in use).
     spare = issue_token(organiser, name="fuzz spare")[0]
     return {
+        "tag": tag,
         "token": key,
-        "slug": tournament.slug,
+        "tokens": {"organiser": key, "admin": admin_key},
+        "username": organiser.username,
+        "password": password,
+        "new_staff": newcomer.username,
+        "slug": main.slug,
         "club_slug": club.slug,
-        "game": games[1].pk,  # the empty one: hands, preview, final scores reach the services
+        "game": games[1].pk,  # the empty one: hands, preview reach the services
         "games": [g.pk for g in games],
         "session": session.pk,
+        "seated_session": seated.pk,
         "table": games[1].table.pk,
         "registration": registrations[-1].pk,
+        "registrations": [r.pk for r in registrations],
         "player": players[0].pk,
+        "players": [p.pk for p in players],
+        "spare_players": [p.pk for p in spare_players],
+        "members": [p.pk for p in members],
         "penalty": penalty.pk,
         "plan": plan.pk,
         "night": night.pk,
+        "night_to_seat": to_seat.pk,
         "staff": staff.pk,
         "hand_number": 0,
         "token_id": spare.pk,
+        "draft_slug": to_status.slug,
+        "upload_slug": to_upload.slug,
+        "publish_slug": stages["publish"][0].slug,
+        "close_session": stages["close"][1].pk,
+        "reopen_session": stages["reopen"][1].pk,
+        "club_games": {
+            "confirm": to_confirm.pk,
+            "delete": to_delete.pk,
+            "finalize": to_finalize.pk,
+            "final_scores": to_score.pk,
+        },
     }
 
 
-def path_parameters(path: str, world: dict[str, Any]) -> dict[str, Any]:
-    """The seeded ids and slugs for a schema path's parameters, by the resource before each."""
+def operation_examples(world: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """One request per operation that succeeds on the seeded world, whatever the order: its
+    path parameters where they differ from the resource's default object, query parameters,
+    body, and the role whose token sends it (the organiser unless said). add_examples() puts
+    them in the schema, so schemathesis sends them first (its examples phase);
+    tests/reliability/test_reliability_fuzz_setup.py sends each one and expects a 2xx.
+
+    Operations left out need nothing beyond their path (reads of a seeded object)."""
+    w, tag = world, world["tag"]
+    games, clubs = w["games"], w["club_games"]
+    members, spare = w["members"], w["spare_players"]
+    today = datetime.date.today().isoformat()
+    log = ONLINE_LOG.read_text()
+    return {
+        "POST /api/v1/auth/token/": {
+            "body": {"username": w["username"], "password": w["password"]}
+        },
+        "POST /api/v1/clubs/": {
+            "role": "admin",
+            "body": {"name": "Fuzz tigers", "slug": f"fuzz-tigers-{tag}", "country": "DE"},
+        },
+        "GET /api/v1/clubs/": {"query": {"country": "DE"}},
+        "POST /api/v1/clubs/{slug}/leagues/": {
+            "body": {"name": "Fuzz spring", "starts_on": "2026-03-01"}
+        },
+        "POST /api/v1/clubs/{slug}/members/": {"body": {"player": spare[1], "role": "member"}},
+        "POST /api/v1/clubs/{slug}/nights/": {"body": {"date": "2026-04-01", "notes": "Fuzz"}},
+        "POST /api/v1/clubs/{slug}/nights/{night_id}/seat/": {
+            "path": {"night_id": w["night_to_seat"]},
+            "body": {"players": members, "seed": 1},
+        },
+        "POST /api/v1/clubs/{slug}/online-import/": {
+            "body": {
+                "log": log,
+                "players": dict(zip(_online_names(log), members[4:8], strict=True)),
+                "date": today,
+            }
+        },
+        "GET /api/v1/games/": {"query": {"tournament": w["slug"]}},
+        "POST /api/v1/games/": {
+            "body": {"club_night": w["night"], "players": members[4:8], "ruleset": "ema-2025"}
+        },
+        "POST /api/v1/games/import/": {
+            "body": {
+                "record": {
+                    "format": "riichi-game-record/1",
+                    "ruleset": "ema-2025",
+                    "players": ["A", "B", "C", "D"],
+                    "hands": EAST_SOUTH,
+                },
+                "players": members[4:8],
+                "club_night": w["night"],
+            }
+        },
+        "POST /api/v1/games/{id}/final-scores/": {
+            "path": {"id": clubs["final_scores"]},
+            "body": {"version": 0, "scores": [50000, 40000, 20000, 10000]},
+        },
+        "POST /api/v1/games/{id}/finalize/": {
+            "path": {"id": clubs["finalize"]},
+            "body": {"version": len(EAST_SOUTH), "end": "complete"},
+        },
+        "PUT /api/v1/games/{id}/hands/{number}/": {
+            "path": {"id": games[0], "number": 0},
+            "body": {"version": 2, "hand": _ron(1, 2), "reason": "Fuzz: wrong loser"},
+        },
+        "DELETE /api/v1/games/{id}/hands/{number}/": {
+            "path": {"id": clubs["delete"], "number": 0},
+            "query": {"version": 1, "reason": "Fuzz: entered twice"},
+        },
+        "POST /api/v1/games/{id}/hands/{number}/confirm/": {
+            "path": {"id": clubs["confirm"], "number": 0},
+            "body": {"version": 1},
+        },
+        "POST /api/v1/games/{id}/reopen/": {
+            "path": {"id": games[3]},
+            "body": {"version": 0, "reason": "Fuzz: a hand was forgotten"},
+        },
+        "POST /api/v1/games/{id}/substitutes/": {
+            "path": {"id": games[2]},
+            "body": {
+                "version": 0,
+                "seat": 2,
+                "substitute": spare[0],
+                "reason": "Fuzz: ill",
+                "from": "start",
+            },
+        },
+        "POST /api/v1/penalties/{id}/cancel/": {"body": {"reason": "Fuzz: given in error"}},
+        "GET /api/v1/players/": {"query": {"search": "Fuzz"}},
+        "POST /api/v1/players/": {
+            "body": {"first_name": "Ada", "last_name": f"Fuzz{tag}", "country": "GB"}
+        },
+        "PUT /api/v1/players/{id}/": {
+            "body": {"first_name": "Fuzz0", "last_name": f"Player{tag}", "country": "DE"}
+        },
+        "PATCH /api/v1/players/{id}/": {"body": {"country": "FR"}},
+        "POST /api/v1/registrations/{id}/drop/": {
+            "path": {"id": w["registrations"][15]},
+            "body": {"reason": "Fuzz: ill"},
+        },
+        "POST /api/v1/registrations/{id}/disqualify/": {
+            "path": {"id": w["registrations"][14]},
+            "body": {"reason": "Fuzz: cheating"},
+        },
+        "POST /api/v1/registrations/{id}/reinstate/": {
+            "path": {"id": w["registrations"][13]},
+            "body": {"reason": "Fuzz: recovered"},
+        },
+        "POST /api/v1/seating-plans/{id}/apply/": {"body": {"from_session": 3}},
+        "POST /api/v1/sessions/{id}/start/": {"path": {"id": w["seated_session"]}},
+        "POST /api/v1/sessions/{id}/swap/": {
+            "path": {"id": w["seated_session"]},
+            "body": {"a": w["players"][2], "b": w["players"][7]},
+        },
+        "POST /api/v1/sessions/{id}/close/": {"path": {"id": w["close_session"]}},
+        "POST /api/v1/sessions/{id}/reopen/": {
+            "path": {"id": w["reopen_session"]},
+            "body": {"reason": "Fuzz: a hand was forgotten"},
+        },
+        "GET /api/v1/sessions/{id}/tables/": {"query": {"player": w["player"]}},
+        "GET /api/v1/tables/": {"query": {"tournament": w["slug"], "session": 1}},
+        "GET /api/v1/tournaments/": {"query": {"status": "running"}},
+        "POST /api/v1/tournaments/": {
+            "body": {
+                "name": "Fuzz spring open",
+                "slug": f"fuzz-spring-{tag}",
+                "starts_on": "2026-04-04",
+                "ends_on": "2026-04-05",
+            }
+        },
+        "PATCH /api/v1/tournaments/{slug}/": {"body": {"qualification_only": False}},
+        "POST /api/v1/tournaments/{slug}/status/": {
+            "path": {"slug": w["draft_slug"]},
+            "body": {"status": "registration"},
+        },
+        "POST /api/v1/tournaments/{slug}/publish/": {"path": {"slug": w["publish_slug"]}},
+        "GET /api/v1/tournaments/{slug}/ema-export/": {"query": {"format": "csv", "force": True}},
+        "POST /api/v1/tournaments/{slug}/penalties/": {
+            "body": {
+                "player": w["players"][2],
+                "kind": "obstruction",
+                "points": 8000,
+                "reason": "Fuzz: talking",
+            }
+        },
+        "POST /api/v1/tournaments/{slug}/table-penalties/": {
+            "body": {"session": 1, "table": 1, "reason": "Fuzz: sheet unreadable"}
+        },
+        "POST /api/v1/tournaments/{slug}/registrations/": {
+            "body": {"first_name": "Ada", "last_name": f"Fuzz{tag}", "country": "GB"}
+        },
+        "POST /api/v1/tournaments/{slug}/registrations/import/": {
+            "body": {"text": f"first_name,last_name,ema_number,country\nAda,Byron{tag},,GB\n"}
+        },
+        "POST /api/v1/tournaments/{slug}/seating-plans/": {"body": {"mode": "random", "seed": 3}},
+        "POST /api/v1/tournaments/{slug}/seating-plans/upload/": {
+            "path": {"slug": w["upload_slug"]},
+            "body": {"text": "round,table,east,south,west,north\n1,1,1,2,3,4\n"},
+        },
+        "POST /api/v1/tournaments/{slug}/sessions/": {"body": {"count": 4}},
+        "POST /api/v1/tournaments/{slug}/staff/": {
+            "body": {"user": w["new_staff"], "role": "referee"}
+        },
+        "GET /api/v1/tournaments/{slug}/standings/": {"query": {"format": "json"}},
+    }
+
+
+def path_parameters(path: str, world: dict[str, Any], method: str = "") -> dict[str, Any]:
+    """The seeded ids and slugs for a schema path's parameters: the resource's default object
+    (by the segment before each parameter), or the operation's own (operation_examples)."""
     values: dict[str, Any] = {}
     parts = [p for p in path.split("/") if p]
     for index, part in enumerate(parts):
@@ -204,23 +488,77 @@ def path_parameters(path: str, world: dict[str, Any]) -> dict[str, Any]:
                 if resource == "hands" or (resource == "games" and "/hands/{" in path):
                     value = world["games"][0] if resource == "games" else value
                 values[f"path.{part[1:-1]}"] = value
+    own = operation_examples(world).get(f"{method.upper()} {path}", {}).get("path", {})
+    values.update({f"path.{name}": value for name, value in own.items()})
     return values
 
 
+def _operation_items(schema: dict[str, Any]) -> list[tuple[str, str, dict[str, Any]]]:
+    methods = ("get", "post", "put", "patch", "delete")
+    return [
+        (path, method, item[method])
+        for path, item in sorted(schema["paths"].items())
+        for method in methods
+        if method in item
+    ]
+
+
+def add_examples(schema: dict[str, Any], world: dict[str, Any]) -> dict[str, Any]:
+    """The schema with each operation's example (operation_examples) in it: path and query
+    parameters get an `example`, JSON bodies an `examples` entry. Examples the schema
+    already has (the hand, preview and tile evaluation ones) stay as they are."""
+    schema = json.loads(json.dumps(schema))
+    examples = operation_examples(world)
+    for path, method, operation in _operation_items(schema):
+        example = examples.get(f"{method.upper()} {path}", {})
+        fixed = path_parameters(path, world, method)
+        for parameter in operation.get("parameters", []):
+            if parameter["in"] == "path" and f"path.{parameter['name']}" in fixed:
+                parameter["example"] = fixed[f"path.{parameter['name']}"]
+            elif parameter["in"] == "query" and parameter["name"] in example.get("query", {}):
+                parameter["example"] = example["query"][parameter["name"]]
+        bodies = operation.get("requestBody", {}).get("content", {})
+        if bodies.get("application/json", {}).get("examples") or "body" in example:
+            for media_type, other in bodies.items():  # the schema's own, in JSON only
+                if media_type != "application/json":
+                    other.pop("examples", None)
+        if "body" not in example:
+            continue
+        # In JSON only: the same example as a form or multipart body would be sent two more
+        # times, and a form cannot carry the nested objects most of them have.
+        content = operation.get("requestBody", {}).get("content", {}).get("application/json")
+        if content is not None and not content.get("examples"):
+            content["examples"] = {"seeded": {"value": example["body"]}}
+    return schema
+
+
 def write_config(schema: dict[str, Any], world: dict[str, Any], path: Path) -> None:
-    """schemathesis.toml: the organiser's token, and each path's parameters."""
+    """schemathesis.toml: the organiser's token, and per operation its path parameters and,
+    where another role is needed, that role's token."""
     lines = [
         "# Written by bench/fuzz.py for one run.",
         f'headers = {{ Authorization = "Token {world["token"]}" }}',
         "",
+        # Each example once (schemathesis sent the same one up to --max-examples times).
+        "[phases.examples.generation]",
+        "max-examples = 1",
+        "",
     ]
-    for api_path in sorted(schema["paths"]):
-        fixed = path_parameters(api_path, world)
-        if not fixed:
+    examples = operation_examples(world)
+    for api_path, method, _operation in _operation_items(schema):
+        name = f"{method.upper()} {api_path}"
+        fixed = path_parameters(api_path, world, method)
+        role = examples.get(name, {}).get("role")
+        if not fixed and not role:
             continue
-        pairs = ", ".join(f'"{k}" = {json.dumps(v)}' for k, v in sorted(fixed.items()))
-        lines += ["[[operations]]", f"include-path = {json.dumps(api_path)}"]
-        lines += [f"parameters = {{ {pairs} }}", ""]
+        lines += ["[[operations]]", f"include-name = {json.dumps(name)}"]
+        if fixed:
+            pairs = ", ".join(f'"{k}" = {json.dumps(v)}' for k, v in sorted(fixed.items()))
+            lines += [f"parameters = {{ {pairs} }}"]
+        if role:
+            token = world["tokens"][role]
+            lines += [f'headers = {{ Authorization = "Token {token}" }}']
+        lines += [""]
     path.write_text("\n".join(lines))
 
 
@@ -273,7 +611,15 @@ def print_report(counts: dict[str, Counter[str]], schema: dict[str, Any]) -> Non
         total.update(c)
     print("-" * 89)
     print(f"{'all':<64}{total['cases']:>7}{total['2xx']:>6}{total['4xx']:>6}{total['5xx']:>6}")
-    print(f"operations with at least one 2xx: {reached} of {len(operations)}")
+    print(f"2xx reached: {reached} of {len(operations)} operations")
+    missed = [operation for operation in operations if not counts.get(operation, Counter())["2xx"]]
+    for operation in missed:
+        answers = ", ".join(
+            f"{n} x {key}"
+            for key, n in sorted(counts.get(operation, Counter()).items())
+            if key != "cases"
+        )
+        print(f"  no 2xx: {operation} ({answers or 'not run within the time budget'})")
 
 
 EXCEPTION_LINE = re.compile(r"[A-Za-z_][\w.]*(Error|Exception|DoesNotExist)\b")
@@ -302,10 +648,13 @@ def fuzz_live(
         schema = json.loads(response.read())
     config = work / "schemathesis.toml"
     write_config(schema, world, config)
+    # The server's schema plus a seeded request per operation (sent first, examples phase).
+    seeded = work / "schema.json"
+    seeded.write_text(json.dumps(add_examples(schema, world)))
     report = work / "schemathesis.ndjson"
     print(f"\nschemathesis: {examples} examples per operation against {base}/api/schema/")
     command = [sys.executable, "-m", "schemathesis.cli", "--config-file", str(config), "run"]
-    command += [f"{base}/api/schema/?format=json", "--checks", "not_a_server_error"]
+    command += [str(seeded), "--url", base, "--checks", "not_a_server_error"]
     command += ["--max-examples", str(examples), "--max-time", str(max_time), "--seed", "1"]
     command += ["--phases", "examples,coverage,fuzzing,stateful", "--no-shrink"]
     command += ["--report", "ndjson", "--report-ndjson-path", str(report), "--no-color"]
@@ -344,11 +693,16 @@ def main() -> int:
     parser.add_argument("--examples", type=int, default=5, help="examples per operation (5)")
     parser.add_argument("--max-time", type=int, default=150, help="time budget in seconds")
     parser.add_argument("--keep", action="store_true", help="keep the work folder and database")
+    parser.add_argument(
+        "--database-url",
+        help="a database of your own (e.g. postgres://127.0.0.1/hanchan_fuzz, as CI's PostgreSQL"
+        " run); migrated and seeded, never dropped (default: a scratch SQLite file)",
+    )
     options = parser.parse_args()
     work = Path(tempfile.mkdtemp(prefix="hanchan-fuzz-"))
     env = {
         **os.environ,
-        "DATABASE_URL": f"sqlite:///{work / 'fuzz.sqlite3'}",
+        "DATABASE_URL": options.database_url or f"sqlite:///{work / 'fuzz.sqlite3'}",
         "ALLOWED_HOSTS": "127.0.0.1",
         "SECURE_SSL_REDIRECT": "0",  # plain HTTP on loopback
         "DJANGO_SETTINGS_MODULE": "config.settings",
