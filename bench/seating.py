@@ -167,6 +167,71 @@ def bench_swiss(seeds: int, sizes: list[tuple[int, int]]) -> None:
     )
 
 
+def wind_end_bound(players: int, sessions: int, seed: int) -> tuple[float, float]:
+    """Lower bound on the last session's mean rank spread per table when every player must
+    end with a wind spread <= 1 and the session count is a multiple of 4 (1000x12).
+
+    After S - 1 sessions each player then lacks exactly one wind, and the last session must
+    seat one player lacking each wind at every table. That wind is fixed by the seats of
+    session S - 1, before its results, so it is independent of the order the last session is
+    seated in. In any partition of that order into tables of one of each wind, at every cut
+    between two different point totals at least ceil(x / 3) tables cross it, x being the
+    players above the cut beyond complete sets (sum over winds of count minus the least
+    count); a table's spread is at least the number of such cuts it crosses. The simulation
+    is ANCHORS.md's with every session in pure rank order (spread 3: the best case for the
+    sessions before); session S - 1 gives the four players of each table four different
+    missing winds (stratified by standing) or, for comparison, they are shuffled at random.
+    Returns the two bounds (stratified, random)."""
+    rng = random.Random(seed)
+    pts = [0] * players
+
+    def play(table: list[int]) -> None:
+        raws = sorted(rng.sample(range(-10000, 50001, 100), 4), reverse=True)
+        order = list(table)
+        rng.shuffle(order)
+        for place, (p, raw) in enumerate(zip(order, raws, strict=True)):
+            pts[p] += raw - 25000 + UMA[place]
+
+    for _ in range(sessions - 2):
+        order = sorted(range(players), key=lambda i: -pts[i])
+        for t in range(0, players, 4):
+            play(order[t : t + 4])
+    order = sorted(range(players), key=lambda i: -pts[i])
+    label = [0] * players
+    for t in range(0, players, 4):
+        winds = [0, 1, 2, 3]
+        rng.shuffle(winds)
+        for p, w in zip(order[t : t + 4], winds, strict=True):
+            label[p] = w
+        play(order[t : t + 4])
+    final = sorted(range(players), key=lambda i: -pts[i])
+
+    def bound(labels: list[int]) -> float:
+        counts, total = [0, 0, 0, 0], 0
+        for r in range(players - 1):
+            counts[labels[r]] += 1
+            if pts[final[r]] != pts[final[r + 1]]:
+                least = min(counts)
+                total += max(-(-sum(c - least for c in counts) // 3), int((r + 1) % 4 != 0))
+        return total / (players / 4)
+
+    stratified = [label[p] for p in final]
+    shuffled = list(stratified)
+    rng.shuffle(shuffled)
+    return bound(stratified), bound(shuffled)
+
+
+def bench_wind_end(seeds: int) -> None:
+    print()
+    print("Winds ending balanced at 1000x12: lower bound on the last session's mean spread")
+    for seed in range(1, seeds + 1):
+        strat, rand = wind_end_bound(1000, 12, seed)
+        print(
+            f"  seed {seed}: >= {strat:.1f} ranks per table (missing winds stratified by "
+            f"standing), >= {rand:.1f} (at random); with free winds: 3"
+        )
+
+
 # Small fields: players x sessions -> most sessions with no repeat known (social golfer
 # problem with groups of 4; the bound floor((n - 1) / 3)).
 SMALL_FIELDS = {(24, 6): (7, 7), (28, 8): (9, 9), (36, 10): (10, 11)}
@@ -199,10 +264,16 @@ def main() -> None:
         "--sizes", help="Swiss sizes as 16x5,32x8 (default: every size in ANCHORS.md)"
     )
     parser.add_argument("--small-fields", action="store_true", help="only the small fields")
+    parser.add_argument(
+        "--wind-bound", action="store_true", help="only the balanced-winds bound at 1000x12"
+    )
     args = parser.parse_args()
     print("load average at start: {:.2f} {:.2f} {:.2f}".format(*os.getloadavg()))
     if args.small_fields:
         bench_small_fields(args.seeds)
+        return
+    if args.wind_bound:
+        bench_wind_end(args.seeds)
         return
     seeds = 1 if args.quick else args.seeds
     sizes = list(PANTHEON_SWISS)
@@ -213,6 +284,7 @@ def main() -> None:
     if not args.quick:
         bench_swiss(seeds, sizes)
         if not args.sizes:
+            bench_wind_end(seeds)
             bench_small_fields(seeds)
     print("load average at end: {:.2f} {:.2f} {:.2f}".format(*os.getloadavg()))
 

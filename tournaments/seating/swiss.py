@@ -380,7 +380,9 @@ def swiss_session(
                 planned = {tuple(sorted(t)): t for t in plan.seats}
                 tables = [list(planned[tuple(sorted(t))]) for t in tables]
                 return _seated(tables, players, counts, horizon, pos, tiebreak, fixed=True)
-        tables = _exact_round(s, order, unmet, ahead, EXACT_NODES)
+        if plan is None or plan.tries < WIND_PLAN_ROUNDS:
+            # (a search that never asked the plan finds no zero-repeat round without it either)
+            tables = _exact_round(s, order, unmet, ahead, EXACT_NODES)
     if tables is None:
         budget = max(MIN_ITERATIONS, ITERATIONS_PER_PLAYER * n)
         if iterations is not None:
