@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from django.db.models import QuerySet
+from django.db.models import Q, QuerySet
 
 from club.models import Club, ClubNight, Membership
 from club.roles import is_club_admin
@@ -32,6 +32,28 @@ class ClubGamePolicy(GamePolicy):
 
     def owns(self, game: Game) -> bool:
         return game.club_night_id is not None
+
+    stamp = ("club_night_id",)
+
+    def visible(self, user: Any) -> Q:
+        """Club games are public."""
+        return Q(club_night__isnull=False)
+
+    def home_games(self, user: Any) -> dict[str, list[Game]]:
+        """Club games where the user sits: running, or with hands waiting for confirmation."""
+        me = player_of(user)
+        if me is None:
+            return {"club_games": []}
+        return {
+            "club_games": list(
+                Game.objects.filter(club_night__isnull=False, seats__player=me)
+                .filter(Q(status=Game.Status.IN_PROGRESS) | Q(confirmed=False))
+                .select_related("club_night__club")
+                .prefetch_related("seats__player")
+                .order_by("-club_night__date", "pk")
+                .distinct()
+            )
+        }
 
     def place(self, game: Game) -> dict[str, Any]:
         return {**super().place(game), "club_night": game.club_night_id}

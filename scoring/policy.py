@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from django.db.models import QuerySet
+from django.db.models import Q, QuerySet
 
 from core.errors import ValidationFailed
 from core.roles import authenticated, is_site_admin
@@ -46,6 +46,34 @@ class GamePolicy:
     def owns(self, game: Game) -> bool:
         """Whether this policy decides for `game`."""
         return False
+
+    def visible(self, user: Any) -> Q:
+        """Which of its games `user` (maybe anonymous or None; never a site admin, who sees
+        every game) may read: a filter on Game (the one draft-visibility rule)."""
+        return Q(pk__in=[])
+
+    # The values (paths from Game) that change what the game API shows of its place: the
+    # cached answer of `GET /games/<id>/` is kept per game version and these.
+    stamp: tuple[str, ...] = ()
+
+    def home_games(self, user: Any) -> dict[str, list[Game]]:
+        """The games the referee start page (`/games/`) lists for `user`, by the name the page
+        shows them under (`games`: tournament tables to referee; `club_games`)."""
+        return {}
+
+    def seat_substitute(
+        self,
+        *,
+        actor: Any,
+        game: Game,
+        seat: int,
+        substitute: Player,
+        reason: str,
+        from_: str,
+        expected_version: int | None,
+    ) -> Game:
+        """Seat `substitute` for the player at `seat` (EMA 2025 7.3: a tournament's rule)."""
+        raise ValidationFailed("Substitutes exist only in tournament games.", field="game")
 
     def place(self, game: Game) -> dict[str, Any]:
         """`game`'s PLACE_FIELDS (tournament slug, session and table numbers, table and club
@@ -171,6 +199,27 @@ def policy_for_place(place: Any) -> GamePolicy | None:
         if policy.claims(place):
             return policy
     return None
+
+
+def visible_filter(user: Any) -> Q:
+    """The games `user` may read (not a site admin): each app's `visible` rule, joined."""
+    found = Q(pk__in=[])
+    for policy in _policies:
+        found |= policy.visible(user)
+    return found
+
+
+def game_stamp() -> tuple[str, ...]:
+    """Every registered policy's `stamp` paths."""
+    return tuple(path for policy in _policies for path in policy.stamp)
+
+
+def home_games(user: Any) -> dict[str, list[Game]]:
+    """Each app's `home_games` for the referee start page."""
+    found: dict[str, list[Game]] = {}
+    for policy in _policies:
+        found.update(policy.home_games(user))
+    return found
 
 
 def game_place(game: Game) -> dict[str, Any]:

@@ -9,14 +9,28 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from django.db.models import QuerySet
 from django.utils.translation import gettext as _
 
+from core.roles import is_site_admin
 from scoring.engine import RecordError, Ruleset, load_ruleset, replay
 from scoring.models import Game, GamePenalty
+from scoring.policy import game_relations, visible_filter
 from scoring.records import game_record
 from scoring.summary import GameSummary
 
 WINDS = "ESWN"
+
+
+def visible_games(user: Any) -> QuerySet[Game]:
+    """The games `user` (maybe anonymous or None) may read, with what their apps' policies
+    read: the one draft-visibility rule, as each app states it for its games
+    (`GamePolicy.visible`: club games are public; a draft tournament's games are its staff's;
+    tournaments.selectors.visible_tournaments). Pages and API alike read games through it."""
+    games = Game.objects.select_related(*game_relations())
+    if is_site_admin(user):
+        return games
+    return games.filter(visible_filter(user))
 
 
 def round_label(hand: Mapping[str, Any]) -> str:

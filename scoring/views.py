@@ -11,7 +11,6 @@ from typing import Any
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.db.models import Q
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
@@ -19,7 +18,7 @@ from django.views.decorators.http import require_POST
 
 from core.errors import ConflictError, ServiceError, ValidationFailed
 from core.errors import PermissionDenied as ServicePermissionDenied
-from core.roles import is_site_admin, player_of
+from core.roles import player_of
 from scoring.engine import RecordError
 from scoring.forms import (
     HandEntryForm,
@@ -29,9 +28,15 @@ from scoring.forms import (
     field_for_engine_error,
 )
 from scoring.models import Game
-from scoring.policy import can_edit_game, policy_for
+from scoring.policy import can_edit_game, game_relations, home_games, policy_for
 from scoring.records import game_record as record_of
-from scoring.selectors import WINDS, chombo_points, offers_time_signal, table_state
+from scoring.selectors import (
+    WINDS,
+    chombo_points,
+    offers_time_signal,
+    table_state,
+    visible_games,
+)
 from scoring.services import (
     confirm_hand,
     correct_hand,
@@ -44,51 +49,12 @@ from scoring.services import (
 )
 from scoring.services._common import require_open_session
 from scoring.tiles import Situation, TileError, cross_check, evaluate
-from tournaments.models import Session, StaffRole
-from tournaments.selectors import visible_games
 
 # ---------------------------------------------------------------- reads (scoring.selectors)
 
 
-def my_club_games(user: Any) -> list[Game]:
-    """Club games where the user sits: running, or with hands waiting for confirmation."""
-    me = player_of(user)
-    if me is None:
-        return []
-    return list(
-        Game.objects.filter(club_night__isnull=False, seats__player=me)
-        .filter(Q(status=Game.Status.IN_PROGRESS) | Q(confirmed=False))
-        .select_related("club_night__club")
-        .prefetch_related("seats__player")
-        .order_by("-club_night__date", "pk")
-        .distinct()
-    )
-
-
-def referee_games(user: Any) -> list[Game]:
-    """In-progress tournament games of the running sessions of the tournaments where the user
-    referees (issue 15: tables of sessions not started or closed take no scores)."""
-    games = Game.objects.filter(
-        status=Game.Status.IN_PROGRESS,
-        table__isnull=False,
-        table__session__status=Session.Status.RUNNING,
-    )
-    if not is_site_admin(user):
-        tournament_ids = StaffRole.objects.filter(user_id=user.pk).values_list(
-            "tournament_id", flat=True
-        )
-        games = games.filter(table__session__tournament_id__in=list(tournament_ids))
-    return list(
-        games.select_related("table__session__tournament")
-        .prefetch_related("seats__player")
-        .order_by("table__session__tournament__name", "table__session__number", "table__number")
-    )
-
-
 def _game_for_editing(request: HttpRequest, game_id: int) -> Game:
-    game = get_object_or_404(
-        Game.objects.select_related("table__session__tournament", "club_night__club"), pk=game_id
-    )
+    game = get_object_or_404(Game.objects.select_related(*game_relations()), pk=game_id)
     if not can_edit_game(request.user, game):
         # Issue 16: a draft tournament's game is not found (404) by whoever may not see it.
         if not visible_games(request.user).filter(pk=game.pk).exists():
@@ -102,9 +68,8 @@ def _game_for_editing(request: HttpRequest, game_id: int) -> Game:
 
 @login_required
 def referee_home(request: HttpRequest) -> HttpResponse:
-    games = referee_games(request.user)
-    club_games = my_club_games(request.user)
-    return render(request, "scoring/referee_home.html", {"games": games, "club_games": club_games})
+    # Each app lists its games (scoring.policy.home_games): tournament tables, club games.
+    return render(request, "scoring/referee_home.html", home_games(request.user))
 
 
 def locked_message(user: Any, game: Game) -> str | None:

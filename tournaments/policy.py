@@ -8,13 +8,14 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from django.db.models import QuerySet
+from django.db.models import Q, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from core.errors import PermissionDenied, ValidationFailed
 from core.models import Player
 from core.players import PlayerPolicy
+from core.roles import is_site_admin
 from scoring.models import Game, GameSeat
 from scoring.policy import GamePolicy
 from tournaments.clock import session_clock
@@ -28,6 +29,8 @@ from tournaments.roles import (
     table_of,
     tournament_id_of_game,
 )
+from tournaments.selectors import visible_tournaments
+from tournaments.services.substitutes import substitute_player
 
 
 class TournamentGamePolicy(GamePolicy):
@@ -42,6 +45,62 @@ class TournamentGamePolicy(GamePolicy):
         if Game.table.is_cached(game):
             return table_of(game) is not None
         return tournament_id_of_game(game) is not None  # one query, remembered for the request
+
+    stamp = (
+        "table__session__tournament_id",
+        "table__session__tournament__status",
+        "table__session__tournament__slug",
+        "table__session__number",
+        "table__number",
+    )
+
+    def visible(self, user: Any) -> Q:
+        """A draft tournament's games are its staff's (tournaments.selectors)."""
+        return Q(table__session__tournament__in=visible_tournaments(user).values("pk"))
+
+    def home_games(self, user: Any) -> dict[str, list[Game]]:
+        """In-progress games of the running sessions of the tournaments where the user
+        referees (issue 15: tables of sessions not started or closed take no scores)."""
+        games = Game.objects.filter(
+            status=Game.Status.IN_PROGRESS,
+            table__isnull=False,
+            table__session__status=Session.Status.RUNNING,
+        )
+        if not is_site_admin(user):
+            tournament_ids = StaffRole.objects.filter(user_id=user.pk).values_list(
+                "tournament_id", flat=True
+            )
+            games = games.filter(table__session__tournament_id__in=list(tournament_ids))
+        return {
+            "games": list(
+                games.select_related("table__session__tournament")
+                .prefetch_related("seats__player")
+                .order_by(
+                    "table__session__tournament__name", "table__session__number", "table__number"
+                )
+            )
+        }
+
+    def seat_substitute(
+        self,
+        *,
+        actor: Any,
+        game: Game,
+        seat: int,
+        substitute: Player,
+        reason: str,
+        from_: str,
+        expected_version: int | None,
+    ) -> Game:
+        return substitute_player(
+            actor=actor,
+            game=game,
+            seat=seat,
+            substitute=substitute,
+            reason=reason,
+            from_=from_,
+            expected_version=expected_version,
+        )
 
     def place(self, game: Game) -> dict[str, Any]:
         table = table_of(game)

@@ -3,8 +3,9 @@
 The one draft-visibility rule: a tournament in draft is visible to its staff (organisers and
 referees of that tournament) and to site admins only; every other status is public, with its
 sessions, seating, games, penalties and standings. Club games are public. The web pages
-(`tournaments/views`, the game page and its record download) and the API (the game and
-tournament view sets) both read through these functions, so the two cannot differ.
+(`tournaments/views`) and the API (the tournament view sets) both read through these
+functions, so the two cannot differ; games are read through scoring.selectors.visible_games,
+which asks TournamentGamePolicy.visible (built on visible_tournaments here).
 """
 
 from __future__ import annotations
@@ -15,7 +16,6 @@ from django.db.models import Q, QuerySet
 
 from core.roles import is_site_admin
 from scoring.engine import load_ruleset
-from scoring.models import Game
 from tournaments import roles
 from tournaments.models import Registration, Session, Tournament
 
@@ -46,17 +46,6 @@ def may_see(user: Any, tournament_id: int, status: str) -> bool:
     """The rule of `visible_tournaments` from a tournament's id and status alone."""
     # Staff = organisers and referees (roles.is_referee counts both, and site admins).
     return status not in HIDDEN or roles.is_referee(user, tournament_id)
-
-
-def visible_games(user: Any) -> QuerySet[Game]:
-    """The games `user` may read: club games, and games of the tournaments they may see."""
-    games = Game.objects.select_related("table__session__tournament", "club_night__club")
-    if is_site_admin(user):
-        return games
-    return games.filter(
-        Q(club_night__isnull=False)
-        | Q(table__session__tournament__in=visible_tournaments(user).values("pk"))
-    )
 
 
 # ---------------------------------------------------------------- sessions

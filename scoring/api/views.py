@@ -32,10 +32,9 @@ from core.idempotency import IDEMPOTENCY_PARAMETER, idempotent
 from scoring import services
 from scoring.engine import load_ruleset
 from scoring.models import Game, GameSeat
-from scoring.selectors import chombo_points
+from scoring.policy import game_relations, game_stamp, policy_for
+from scoring.selectors import chombo_points, visible_games
 from scoring.tiles import Situation, cross_check, evaluate
-from tournaments import services as tournament_services
-from tournaments.selectors import may_see, visible_games
 
 from .permissions import CanEditGame, CanReadGameAudit
 from .serializers import (
@@ -113,25 +112,16 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ServiceViewS
         seated players' names), so a phone polling an unchanged game costs two small queries."""
         pk = self.kwargs["pk"]
         try:
+            # Read only if visible (the one draft-visibility rule, scoring.selectors), with
+            # what its place shows (scoring.policy.game_stamp).
             stamp = (
-                Game.objects.filter(pk=int(pk))
-                .values_list(
-                    "version",
-                    "updated_at",
-                    "club_night_id",
-                    "table__session__tournament_id",
-                    "table__session__tournament__status",
-                    "table__session__tournament__slug",
-                    "table__session__number",
-                    "table__number",
-                )
+                visible_games(request.user)
+                .filter(pk=int(pk))
+                .values_list("version", "updated_at", *game_stamp())
                 .get()
             )
         except (Game.DoesNotExist, ValueError, OverflowError):
             raise Http404 from None
-        tournament_id, status = stamp[3], stamp[4]
-        if tournament_id is not None and not may_see(request.user, tournament_id, status):
-            raise Http404  # the one draft-visibility rule (tournaments.selectors)
         # The seats' players as the answer names them (a rename bumps no game version).
         seated = list(
             GameSeat.objects.filter(game_id=int(pk))
@@ -159,7 +149,7 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ServiceViewS
             # A hand entry or a finalize replays the game: its rows come along.
             services.locked_games(with_rows=self.action in ("hands", "finalize"))
             if in_transaction
-            else Game.objects.select_related("table__session").defer("summary")
+            else Game.objects.select_related(*game_relations()).defer("summary")
         )
         user = self.request.user
         game = get_object_or_404(CanEditGame.in_query(games, user), pk=self.kwargs["pk"])
@@ -178,9 +168,7 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ServiceViewS
     def conflict_state(self, error: ConflictError) -> dict[str, Any] | None:
         pk = self.kwargs.get("pk")
         game = (
-            Game.objects.select_related("table__session__tournament", "club_night")
-            .filter(pk=pk)
-            .first()
+            Game.objects.select_related(*game_relations()).filter(pk=pk).first()
             if pk is not None
             else None
         )
@@ -419,7 +407,8 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ServiceViewS
     def substitutes(self, request: Request, pk: str) -> Response:
         game = self.get_object()
         data = parse(SubstituteInputSerializer, request)
-        game = tournament_services.substitute_player(
+        # A tournament's rule (EMA 2025 7.3): the game's app seats the substitute.
+        game = policy_for(game).seat_substitute(
             actor=request.user,
             game=game,
             seat=data["seat"],
