@@ -11,8 +11,8 @@
 #      finished and the standings task runs), then, against the same live server, bench/fuzz.py:
 #      seed data with an object per state-changing operation, one seeded request per operation
 #      sent first (so each operation can answer a 2xx), schemathesis' CLI on every operation of
-#      /api/schema/ (5 examples each, examples, coverage, fuzzing and stateful phases, at most
-#      FUZZ_MAX_TIME = 120 s), a table of cases / 2xx / 4xx / 5xx per operation and the
+#      /api/schema/ (5 examples each, examples, coverage and fuzzing phases, then the stateful
+#      phase through the OpenAPI links in the last quarter, at most FUZZ_MAX_TIME = 120 s), a table of cases / 2xx / 4xx / 5xx per operation and the
 #      "2xx reached: N of 79 operations" line, failing on
 #      any 5xx.
 #
