@@ -112,6 +112,17 @@ class Rating(models.Model):
         return f"{self.player}: {self.mu:.1f} ± {self.sigma:.1f}"
 
 
+class RatingsState(models.Model):
+    """One row (pk 1): whether the ratings missed an update (the broker was down when a game
+    changed), so the next update and the periodic catch-up rebuild them whole
+    (club.ratings.tasks; the standings keep the same flag on Tournament)."""
+
+    stale = models.BooleanField(default=False)
+
+    def __str__(self) -> str:
+        return "ratings stale" if self.stale else "ratings up to date"
+
+
 class RatingChange(models.Model):
     player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="rating_history")
     game = models.ForeignKey("scoring.Game", on_delete=models.CASCADE, related_name="+")

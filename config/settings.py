@@ -273,6 +273,8 @@ CELERY_BEAT_SCHEDULE = {
         "task": "tournaments.standings.rebuild_stale_standings",
         "schedule": 60.0,
     },
+    # The same catch-up for the ratings (club.ratings.tasks.mark_ratings_stale).
+    "rebuild-stale-ratings": {"task": "club.ratings.rebuild_stale_ratings", "schedule": 60.0},
 }
 
 CACHES = {

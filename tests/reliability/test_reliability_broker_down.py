@@ -170,3 +170,64 @@ def test_penalty_entered_with_broker_down_marks_standings_stale_and_catch_up_rep
     row = StandingRow.objects.get(tournament=tournament, player=player)
     assert row.penalties == 8000
     assert not Tournament.objects.get(pk=tournament.pk).standings_stale
+
+
+def test_club_game_finalized_with_broker_down_marks_ratings_stale_and_catch_up_rates_it(
+    django_capture_on_commit_callbacks: Callable[..., Any],
+) -> None:
+    """Issue 14.4, the ratings' side: a club game finished while the broker was down was
+    committed, but its rating update was lost and nothing said so; the ratings stayed without
+    it until someone rebuilt them by hand. Now the failed send marks the ratings stale
+    (club.RatingsState) and the periodic catch-up rebuilds them. The broker is a real closed
+    port; the game is played through the services as a club admin enters it (WDMC 2019: a
+    club admin's hands need no confirmation, so the finished game counts at once)."""
+    from club.models import Membership, Rating, RatingChange, RatingsState
+    from club.ratings.tasks import rebuild_stale_ratings
+    from scoring.models import Game
+    from scoring.services import add_hand, create_game, finalize_game
+    from tests.factories import (
+        ClubFactory,
+        ClubNightFactory,
+        MembershipFactory,
+        PlayerFactory,
+        UserFactory,
+        non_dealer_rons,
+    )
+
+    club = ClubFactory(ruleset="wdmc-2019")
+    night = ClubNightFactory(club=club)
+    admin = UserFactory()
+    MembershipFactory(club=club, player=PlayerFactory(user=admin), role=Membership.Role.ADMIN)
+    players = PlayerFactory.create_batch(4)
+    for player in players:
+        MembershipFactory(club=club, player=player)
+
+    def play_and_finish() -> Game:
+        game = create_game(actor=admin, players=players, ruleset="wdmc-2019", place=night)
+        for hand in non_dealer_rons(8):
+            game = add_hand(actor=admin, game=game, hand=hand, expected_version=game.version)
+        return finalize_game(actor=admin, game=game, expected_version=game.version)
+
+    def stale() -> bool:
+        return RatingsState.objects.filter(stale=True).exists()
+
+    with django_capture_on_commit_callbacks(execute=True):  # broker up (eager tasks)
+        first = play_and_finish()
+    assert RatingChange.objects.filter(game=first).count() == 4
+    assert not stale()
+
+    with celery_broker(CLOSED_PORT), django_capture_on_commit_callbacks(execute=True):
+        second = play_and_finish()
+    # Committed and counting, not yet rated, and marked so: nothing is lost.
+    second.refresh_from_db()
+    assert second.status == Game.Status.FINISHED and second.confirmed
+    assert not RatingChange.objects.filter(game=second).exists()
+    assert set(Rating.objects.filter(player__in=players).values_list("games", flat=True)) == {1}
+    assert stale()
+
+    # The broker is back: the periodic catch-up rebuilds the ratings with the second game.
+    assert rebuild_stale_ratings.delay().get() == 1
+    assert RatingChange.objects.filter(game=second).count() == 4
+    assert set(Rating.objects.filter(player__in=players).values_list("games", flat=True)) == {2}
+    assert not stale()
+    assert rebuild_stale_ratings.delay().get() == 0  # nothing stale: nothing rebuilt
