@@ -86,3 +86,50 @@ def test_the_web_table_follows_a_recompute() -> None:
     after = client.get("/t/spring-open/standings/", HTTP_HX_REQUEST="true").content
     assert after != before
     assert str(players[0]).encode() in after
+
+
+def test_a_revalidation_is_one_query_and_answers_as_a_full_read_does() -> None:
+    """Issue 14.7 (bench/load.py): a phone revalidating its ETag is the most frequent request of
+    a tournament; it reads the tournament's standings version and nothing else."""
+    tournament, _, _ = open_with_one_game()
+    client = Client()
+    tag = client.get(URL)["ETag"]
+    with CaptureQueriesContext(connection) as queries:
+        unchanged = client.get(URL, HTTP_IF_NONE_MATCH=tag)
+    assert unchanged.status_code == 304
+    tournament.refresh_from_db()  # the recompute renewed the version
+    assert unchanged["ETag"] == tag == f'"standings-{tournament.standings_version}"'
+    assert len(queries.captured_queries) == 1
+    # With a query string the filters apply, and the same table and tag come back.
+    filtered = client.get(f"{URL}?format=json&year=2026")
+    assert filtered.status_code == 200
+    assert filtered["ETag"] == tag
+    assert filtered.content == client.get(URL).content
+    assert client.get(f"{URL}?year=2025").status_code == 404  # filtered out, as before
+    assert client.get(f"{URL}?year=2147483648.0").status_code == 400
+
+
+@pytest.mark.parametrize("query", ["", "?format=json"])
+def test_a_draft_tournaments_standings_are_its_staffs_only(query: str) -> None:
+    """The one draft-visibility rule (tournaments.selectors) on both ways a standings read looks
+    the tournament up: anonymous and a stranger get 404, its referee the table."""
+    from django.contrib.auth import get_user_model
+
+    from tournaments.models import StaffRole
+
+    tournament, _, _ = open_with_one_game()
+    Tournament.objects.filter(pk=tournament.pk).update(status=Tournament.Status.DRAFT)
+    users = get_user_model().objects
+    referee = users.create_user("draft-referee", password="x")
+    StaffRole.objects.create(tournament=tournament, user=referee, role=StaffRole.Role.REFEREE)
+    stranger = users.create_user("stranger", password="x")
+
+    assert Client().get(URL + query).status_code == 404
+    as_stranger = Client()
+    as_stranger.force_login(stranger)
+    assert as_stranger.get(URL + query).status_code == 404
+    as_referee = Client()
+    as_referee.force_login(referee)
+    answer = as_referee.get(URL + query)
+    assert answer.status_code == 200
+    assert len(answer.json()) == 4

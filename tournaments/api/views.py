@@ -11,7 +11,7 @@ from collections.abc import Iterable
 
 import django_filters
 from django.db.models import QuerySet
-from django.http import HttpResponse, HttpResponseNotModified
+from django.http import Http404, HttpResponse, HttpResponseNotModified
 from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import (
@@ -47,7 +47,7 @@ from tournaments.models import (
     Table,
     Tournament,
 )
-from tournaments.selectors import visible_tournaments
+from tournaments.selectors import can_see_tournament, visible_tournaments
 from tournaments.services.registration import seats_to_replace
 from tournaments.standings import cache as standings_cache
 from tournaments.standings.exports import standings_csv
@@ -129,6 +129,10 @@ def _download(content: str | bytes, *, filename: str, content_type: str) -> Http
     response["Content-Disposition"] = f'attachment; filename="{filename}"'
     return response
 
+
+# What a standings read needs of the tournament: its id and standings version (the ETag and
+# the cache key); `slug` and `status` for the permission classes and anything that logs it.
+STANDINGS_FIELDS = ("pk", "slug", "status", "standings_version")
 
 # Statuses in which the ranking preview is public (before that: staff only).
 RANKING_PREVIEW_PUBLIC = (
@@ -212,6 +216,24 @@ class TournamentViewSet(
 
     def get_queryset(self) -> QuerySet[Tournament]:
         return visible_tournaments(self.request.user).order_by("-starts_on", "name")
+
+    def _visible_tournament(self, *fields: str) -> Tournament:
+        """`get_object()` loading only `fields` of the tournament (the others on access).
+
+        Without a query string (nothing for the filters to do) the tournament is read by its
+        slug alone and the selectors' rule for one loaded tournament decides whether it is
+        visible: the same rule as `visible_tournaments`, with a simpler query to build."""
+        if self.request.query_params:
+            queryset = self.filter_queryset(self.get_queryset()).only(*fields)
+            tournament = get_object_or_404(queryset, slug=self.kwargs["slug"])
+        else:
+            tournament = get_object_or_404(
+                Tournament.objects.only(*fields), slug=self.kwargs["slug"]
+            )
+            if not can_see_tournament(self.request.user, tournament):
+                raise Http404
+        self.check_object_permissions(self.request, tournament)
+        return tournament
 
     @extend_schema(
         summary="Create a tournament (the creator becomes its organiser)",
@@ -551,13 +573,18 @@ class TournamentViewSet(
         content_negotiation_class=FileFormatInQuery,
     )
     def standings(self, request: Request, slug: str) -> Response | HttpResponse:
-        tournament = self.get_object()
         if _file_format(request, ("json", "csv"), "json") == "csv":
+            tournament = self.get_object()
             return _download(
                 standings_csv(tournament),
                 filename=f"{tournament.slug}-standings.csv",
                 content_type="text/csv; charset=utf-8",
             )
+        # The most frequent request of a tournament (every phone revalidates its ETag every
+        # few seconds): the tournament is looked up as get_object does (visibility, filters,
+        # object permissions), reading only what the answer needs; the rest of the row loads
+        # only when the cached JSON must be built (issue 14.7).
+        tournament = self._visible_tournament(*STANDINGS_FIELDS)
         tag = standings_cache.etag(tournament)
         answer: HttpResponse
         if tag in request.headers.get("If-None-Match", ""):
