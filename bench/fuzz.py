@@ -103,7 +103,7 @@ def seed_fuzz_world() -> dict[str, Any]:
     from django.contrib.auth import get_user_model
     from django.utils import timezone
 
-    from club.models import Club, ClubNight, League, Membership
+    from club.models import Club, ClubGame, ClubNight, League, Membership
     from core.models import Player
     from core.tokens import issue_token
     from scoring.models import Game, GameSeat, Hand
@@ -250,7 +250,8 @@ def seed_fuzz_world() -> dict[str, Any]:
     League.objects.create(club=club, name="Fuzz league", starts_on=timezone.localdate())
 
     def club_game(hands: list[dict[str, Any]]) -> Game:
-        game = Game.objects.create(club_night=night, ruleset="ema-2025")
+        game = Game.objects.create(ruleset="ema-2025")
+        ClubGame.objects.create(game=game, night=night)  # the night holds the link (issue 14)
         GameSeat.objects.bulk_create(
             GameSeat(game=game, seat=w, player=p) for w, p in enumerate(members[:4])
         )

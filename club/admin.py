@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.contrib import admin
 
-from club.models import Club, ClubNight, League, Membership, Rating, RatingChange
+from club.models import Club, ClubGame, ClubNight, League, Membership, Rating, RatingChange
 
 
 class MembershipInline(admin.TabularInline):
@@ -58,3 +58,12 @@ class RatingChangeAdmin(admin.ModelAdmin):
     search_fields = ["player__first_name", "player__last_name"]
     list_filter = ["created_at"]
     raw_id_fields = ["game"]
+
+
+@admin.register(ClubGame)
+class ClubGameAdmin(admin.ModelAdmin):
+    """Which club night each club game was played at (the night holds the link, issue 14)."""
+
+    list_display = ["game", "night"]
+    list_filter = ["night__club"]
+    raw_id_fields = ["game", "night"]

@@ -1,4 +1,5 @@
 from django.apps import AppConfig
+from django.db.models.signals import pre_delete
 
 
 class ClubConfig(AppConfig):
@@ -7,7 +8,7 @@ class ClubConfig(AppConfig):
 
     def ready(self) -> None:
         # In ready(): these import models, which load only once the app registry is ready.
-        from club.models import Membership
+        from club.models import ClubNight, Membership, delete_games_with_night
         from club.policy import ClubGamePolicy, ClubPlayerPolicy
         from club.ratings import receivers
         from core.players import register_player_policy
@@ -23,3 +24,5 @@ class ClubConfig(AppConfig):
         game_changed.connect(receivers.game_changed, dispatch_uid="club.ratings")
         # A club admin made or unmade within a request is seen by that request's next check.
         forget_roles_when_changed(Membership)
+        # A night's games go with the night (the night holds the links: issue 14).
+        pre_delete.connect(delete_games_with_night, sender=ClubNight, dispatch_uid="night.games")

@@ -3,10 +3,13 @@
 Players, the audit log, idempotency records and API tokens are shared by every app: core.models.
 """
 
+from typing import Any
+
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
 from core.models import Player, country_validator
+from scoring.models import Game
 
 
 class Club(models.Model):
@@ -97,6 +100,31 @@ class ClubNight(models.Model):
 
     def __str__(self) -> str:
         return f"{self.club} {self.date:%Y-%m-%d}"
+
+    @property
+    def games(self) -> models.QuerySet[Game]:
+        """The games played at this night (each linked by its ClubGame)."""
+        return Game.objects.filter(club_game__night=self)
+
+
+class ClubGame(models.Model):
+    """A game played at a club night. The club owns the link, so scoring knows nothing of
+    clubs (issue 14): `game.club_game.night` from the game's side, `night.games` from the
+    night's. Deleting the night deletes its games (club.apps)."""
+
+    game = models.OneToOneField(
+        Game, on_delete=models.CASCADE, primary_key=True, related_name="club_game"
+    )
+    night = models.ForeignKey(ClubNight, on_delete=models.CASCADE, related_name="club_games")
+
+    def __str__(self) -> str:
+        return f"{self.night}: game {self.game_id}"
+
+
+def delete_games_with_night(sender: Any, instance: ClubNight, **kwargs: Any) -> None:
+    """pre_delete of a ClubNight (connected in club.apps): its games go with it, as they did
+    when the game held the link (issue 14)."""
+    Game.objects.filter(club_game__night=instance).delete()
 
 
 class Rating(models.Model):

@@ -7,20 +7,46 @@ from typing import Any
 
 from django.db.models import Q, QuerySet
 
-from club.models import Club, ClubNight, Membership
+from club.models import Club, ClubGame, ClubNight, Membership
 from club.roles import is_club_admin
 from core.errors import PermissionDenied
 from core.models import Player
 from core.players import PlayerPolicy
-from core.roles import player_of
+from core.roles import player_of, remembered
 from scoring.models import Game
 from scoring.policy import GamePolicy
 
 
-def _club(game: Game) -> Club | None:
-    if game.club_night_id is None:
+def night_id_of(game: Game) -> int | None:
+    """The id of the club night `game` is played at (None: not a club game). The night owns
+    the link (`ClubGame`, issue 14): read from the game's cache when it was loaded with it
+    (scoring loads scoring.policy.game_relations()), else one query, remembered for the
+    request."""
+    if Game.club_game.is_cached(game):
+        link = getattr(game, "club_game", None)
+        return None if link is None else int(link.night_id)
+    if game.pk is None:
         return None
-    return ClubNight.objects.select_related("club").get(pk=game.club_night_id).club
+    return remembered(
+        ("game_club_night", game.pk),
+        ClubGame.objects.filter(game_id=game.pk).values_list("night_id", flat=True).first,
+    )
+
+
+def night_of(game: Game) -> ClubNight | None:
+    """The club night `game` is played at, with its club (None: not a club game)."""
+    night_id = night_id_of(game)
+    if night_id is None:
+        return None
+    link = getattr(game, "club_game", None) if Game.club_game.is_cached(game) else None
+    if link is not None and ClubGame.night.is_cached(link) and ClubNight.club.is_cached(link.night):
+        return link.night
+    return ClubNight.objects.select_related("club").get(pk=night_id)
+
+
+def _club(game: Game) -> Club | None:
+    night = night_of(game)
+    return None if night is None else night.club
 
 
 class ClubGamePolicy(GamePolicy):
@@ -28,16 +54,16 @@ class ClubGamePolicy(GamePolicy):
     it, whose hands then wait for the others' confirmation (club play without a referee).
     Its place is a `ClubNight`."""
 
-    relations = ("club_night__club",)
+    relations = ("club_game__night__club",)
 
     def owns(self, game: Game) -> bool:
-        return game.club_night_id is not None
+        return night_id_of(game) is not None
 
-    stamp = ("club_night_id",)
+    stamp = ("club_game__night_id",)
 
     def visible(self, user: Any) -> Q:
         """Club games are public."""
-        return Q(club_night__isnull=False)
+        return Q(club_game__isnull=False)
 
     def home_games(self, user: Any) -> dict[str, list[Game]]:
         """Club games where the user sits: running, or with hands waiting for confirmation."""
@@ -46,17 +72,17 @@ class ClubGamePolicy(GamePolicy):
             return {"club_games": []}
         return {
             "club_games": list(
-                Game.objects.filter(club_night__isnull=False, seats__player=me)
+                Game.objects.filter(club_game__isnull=False, seats__player=me)
                 .filter(Q(status=Game.Status.IN_PROGRESS) | Q(confirmed=False))
-                .select_related("club_night__club")
+                .select_related("club_game__night__club")
                 .prefetch_related("seats__player")
-                .order_by("-club_night__date", "pk")
+                .order_by("-club_game__night__date", "pk")
                 .distinct()
             )
         }
 
     def place(self, game: Game) -> dict[str, Any]:
-        return {**super().place(game), "club_night": game.club_night_id}
+        return {**super().place(game), "club_night": night_id_of(game)}
 
     place_kind = "club_night"
 
@@ -82,8 +108,7 @@ class ClubGamePolicy(GamePolicy):
             )
 
     def attach(self, game: Game, place: Any) -> None:
-        game.club_night = place
-        game.save(update_fields=["club_night"])
+        ClubGame.objects.create(game=game, night=place)
 
     def may_edit(self, user: Any, game: Game) -> bool:
         club = _club(game)
@@ -93,7 +118,8 @@ class ClubGamePolicy(GamePolicy):
         return game.seats.filter(player__user_id=user.pk).exists()
 
     def scope(self, game: Game) -> tuple[int | None, int | None]:
-        return None, game.club_night.club_id  # type: ignore[union-attr]
+        night = night_of(game)
+        return None, None if night is None else night.club_id
 
     def entry_waits(self, actor: Any, game: Game) -> bool:
         club = _club(game)

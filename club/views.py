@@ -48,7 +48,7 @@ def league_rows(league: League) -> list[dict[str, Any]]:
     """Each player's results in the league's finished games, aggregated as the league says."""
     results: dict[int, list[int]] = defaultdict(list)
     games = Game.objects.filter(
-        club_night__league=league, status=Game.Status.FINISHED
+        club_game__night__league=league, status=Game.Status.FINISHED
     ).prefetch_related("seats")
     for game in games:
         result = GameSummary.of(game.summary).result

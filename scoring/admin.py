@@ -34,18 +34,17 @@ class HandInline(admin.TabularInline):
 class GameAdmin(admin.ModelAdmin):
     list_display = [
         "id",
-        "club_night",
         "ruleset",
         "status",
         "entry",
         "version",
         "updated_at",
     ]
-    # Tournaments and club nights own their games' links (issue 14): TableAdmin shows the game.
+    # Tournaments and club nights own their games' links (issue 14): TableAdmin and
+    # ClubGameAdmin show them.
     search_fields = ["id", "seats__player__last_name"]
     list_filter = ["status", "entry", "ruleset"]
     readonly_fields = ["summary", "version", "created_at", "updated_at"]
-    raw_id_fields = ["club_night"]
     inlines = [GameSeatInline, HandInline]
 
 

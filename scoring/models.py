@@ -4,11 +4,14 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-from club.models import ClubNight
 from core.models import Player
 
 
 class Game(models.Model):
+    """Where the game is played is kept by the app owning the place, not here (issue 14):
+    a tournament table (`tournaments.Table.game`, read as `game.table`) or a club night
+    (`club.ClubGame`, read as `game.club_game.night`); scoring asks scoring.policy."""
+
     class Status(models.TextChoices):
         IN_PROGRESS = "in_progress", _("In progress")
         FINISHED = "finished", _("Finished")  # finalized: results count for standings
@@ -17,9 +20,6 @@ class Game(models.Model):
         HANDS = "hands", _("Hand by hand")
         FINAL_SCORES = "final_scores", _("Final scores only (paper sheet)")
 
-    club_night = models.ForeignKey(
-        ClubNight, null=True, blank=True, on_delete=models.CASCADE, related_name="games"
-    )
     # The rules snapshot the game was played under (preset id + overrides).
     ruleset = models.CharField(max_length=40)
     rule_overrides = models.JSONField(default=dict, blank=True)

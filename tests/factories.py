@@ -9,7 +9,7 @@ import factory
 from django.contrib.auth import get_user_model
 from factory.django import DjangoModelFactory
 
-from club.models import Club, ClubNight, League, Membership
+from club.models import Club, ClubGame, ClubNight, League, Membership
 from core.models import Player
 from scoring.models import Game, GamePenalty, GameSeat, Hand
 from tournaments.models import (
@@ -155,10 +155,13 @@ class GameFactory(DjangoModelFactory):
     @classmethod
     def _create(cls, model_class: type[Game], *args: Any, **kwargs: Any) -> Game:
         table = kwargs.pop("table", None)
+        night = kwargs.pop("club_night", None)
         game = super()._create(model_class, *args, **kwargs)
         if table is not None:
             table.game = game
             table.save(update_fields=["game"])
+        if night is not None:
+            ClubGame.objects.create(game=game, night=night)
         return game
 
     @factory.post_generation
@@ -180,6 +183,13 @@ def game_at_table(table: Table, **fields: Any) -> Game:
     game = Game.objects.create(**fields)
     table.game = game
     table.save(update_fields=["game"])
+    return game
+
+
+def game_at_night(night: ClubNight, **fields: Any) -> Game:
+    """`Game.objects.create(**fields)` played at club night `night` (the night holds the link)."""
+    game = Game.objects.create(**fields)
+    ClubGame.objects.create(game=game, night=night)
     return game
 
 

@@ -18,6 +18,7 @@ from typing import Any
 from django.db.models import Model
 
 from club.models import Club, ClubNight, League
+from club.policy import night_of
 from club.roles import is_club_admin
 from core.api.permissions import ObjectRole
 from scoring.models import Game
@@ -28,8 +29,9 @@ def club_id_of(obj: Model) -> int | None:
         return obj.pk
     if isinstance(obj, ClubNight | League):
         return int(obj.club_id)
-    if isinstance(obj, Game) and obj.club_night is not None:
-        return int(obj.club_night.club_id)
+    if isinstance(obj, Game):
+        night = night_of(obj)
+        return None if night is None else int(night.club_id)
     return None
 
 

@@ -41,7 +41,9 @@ def league_value(results: list[int], *, aggregate: str, best_n: int | None) -> f
 def league_standings(league: League) -> list[LeagueRow]:
     """Ranked players (ties share a rank) followed by those below ``min_games``."""
     games = list(  # confirmed games only (club play without a referee)
-        Game.objects.filter(club_night__league=league, status=Game.Status.FINISHED, confirmed=True)
+        Game.objects.filter(
+            club_game__night__league=league, status=Game.Status.FINISHED, confirmed=True
+        )
     )
     rows: dict[int, LeagueRow] = {}
     seats = GameSeat.objects.filter(game__in=games).select_related("player")

@@ -53,7 +53,7 @@ def _night_history(night: ClubNight) -> tuple[Counter[tuple[int, int]], Counter[
     """Pairs who shared a table tonight, and games each player has played tonight."""
 
     tables: dict[int, list[int]] = {}
-    for game_id, player_id in GameSeat.objects.filter(game__club_night=night).values_list(
+    for game_id, player_id in GameSeat.objects.filter(game__club_game__night=night).values_list(
         "game_id", "player_id"
     ):
         tables.setdefault(game_id, []).append(player_id)

@@ -82,8 +82,8 @@ TILES_EXAMPLE = OpenApiExample(
 class GameFilter(django_filters.FilterSet):
     tournament = django_filters.CharFilter(field_name="table__session__tournament__slug")
     session = django_filters.NumberFilter(field_name="table__session_id", **ID_BOUNDS)
-    club_night = django_filters.NumberFilter(field_name="club_night_id", **ID_BOUNDS)
-    club = django_filters.CharFilter(field_name="club_night__club__slug")
+    club_night = django_filters.NumberFilter(field_name="club_game__night_id", **ID_BOUNDS)
+    club = django_filters.CharFilter(field_name="club_game__night__club__slug")
     player = django_filters.NumberFilter(field_name="seats__player_id", distinct=True, **ID_BOUNDS)
     status = django_filters.ChoiceFilter(choices=Game.Status.choices)
 

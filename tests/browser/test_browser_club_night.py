@@ -54,7 +54,7 @@ def test_a_thirteen_player_club_night_in_the_browser(
     admin.wait_for_selector(".messages li.success")
     admin.screenshot(path=str(artifacts / "club-night-seated-390.png"), full_page=True)
     night = ClubNight.objects.get(club=club)
-    games = list(Game.objects.filter(club_night=night).order_by("pk"))
+    games = list(Game.objects.filter(club_game__night=night).order_by("pk"))
     assert sorted(g.seats.count() for g in games) == [3, 3, 3, 4]
 
     # Play the table of 4 and one table of 3 on the phone, each entered by a seated player.

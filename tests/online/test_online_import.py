@@ -53,7 +53,7 @@ def test_unmapped_names_are_asked_then_remembered(club, members, organiser):
     )
     game = done.game
     assert game.status == Game.Status.FINISHED and game.ruleset == "tenhou"
-    assert game.club_night.date == datetime.date(2026, 11, 20)
+    assert game.club_game.night.date == datetime.date(2026, 11, 20)
     assert [s.player_id for s in game.seats.order_by("seat")] == [m.pk for m in members[:4]]
     assert done.comparison["ok"] and done.comparison["matching"] == 15
     assert OnlineGameLog.objects.get(game=game).comparison["final"]["result"] == [
@@ -111,7 +111,7 @@ def test_a_date_with_two_club_nights_takes_the_first(club, members, organiser):
     done = import_online_log(
         actor=organiser, club=club, data=WEST4, players=mapping, date=datetime.date(2026, 11, 20)
     )
-    assert done.game.club_night == first and not second.games.exists()
+    assert done.game.club_game.night == first and not second.games.exists()
     assert ClubNight.objects.filter(club=club).count() == 2
 
 
@@ -180,4 +180,4 @@ def test_web_upload_asks_names_once_and_shows_the_comparison(club, members, orga
     done = web.post(url, form).content.decode()
     assert 'id="online-result"' in done and "15 of 15 hands" in done
     assert "Our replay agrees with the site." in done
-    assert Game.objects.get().club_night.date == datetime.date(2026, 11, 22)
+    assert Game.objects.get().club_game.night.date == datetime.date(2026, 11, 22)

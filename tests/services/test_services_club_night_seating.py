@@ -87,7 +87,7 @@ def test_thirteen_players_make_one_table_of_four_and_three_of_three(night_world)
     # Each table under the club's house rules for its size.
     for game in seating.games:
         expected = "wdmc-2019" if game.seats.count() == 4 else "wdmc-2019-3p"
-        assert game.ruleset == expected and game.club_night_id == night.pk
+        assert game.ruleset == expected and game.club_game.night_id == night.pk
     assert AuditEntry.objects.filter(action="club_night.seat").count() == 1
     # The second round keeps apart those who met in the first.
     again = seat_club_night(actor=admin, night=night, players=players)

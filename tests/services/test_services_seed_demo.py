@@ -26,7 +26,7 @@ def test_seed_demo_is_complete_and_idempotent():
     assert Player.objects.filter(user__username="player").exists()
     club = Club.objects.get(slug="demo-riichi-club")
     assert club.memberships.count() == 12 and club.nights.count() == 2
-    assert Game.objects.filter(club_night__club=club, status="finished").exists()
+    assert Game.objects.filter(club_game__night__club=club, status="finished").exists()
     counts = (Game.objects.count(), AuditEntry.objects.count(), Player.objects.count())
     call_command("seed_demo")
     assert (Game.objects.count(), AuditEntry.objects.count(), Player.objects.count()) == counts

@@ -4,7 +4,7 @@ import datetime
 
 import pytest
 from django.utils import timezone
-from factories import ClubNightFactory, LeagueFactory, PlayerFactory
+from factories import ClubNightFactory, LeagueFactory, PlayerFactory, game_at_night
 from openskill.models import PlackettLuce
 
 from club.models import League, Rating, RatingChange
@@ -22,8 +22,8 @@ T0 = timezone.make_aware(datetime.datetime(2026, 3, 1, 19, 0))
 
 
 def club_game(players, hands=None, *, scores=None, night=None, minutes=0, ruleset="ema-2025"):
-    game = Game.objects.create(
-        club_night=night or ClubNightFactory(),
+    game = game_at_night(
+        night or ClubNightFactory(),
         ruleset=ruleset,
         status=Game.Status.FINISHED,
         finished_at=T0 + datetime.timedelta(minutes=minutes),

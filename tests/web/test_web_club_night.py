@@ -62,7 +62,7 @@ def test_a_thirteen_player_club_night_seat_play_confirm_rate(django_capture_on_c
         reverse("club:night", args=[club.slug, night.pk]), {"players": [p.pk for p in players]}
     )
     assert seated.status_code == 302
-    games = list(Game.objects.filter(club_night=night).order_by("pk"))
+    games = list(Game.objects.filter(club_game__night=night).order_by("pk"))
     assert sorted(g.seats.count() for g in games) == [3, 3, 3, 4]
     assert {g.ruleset for g in games if g.seats.count() == 3} == {"wdmc-2019-3p"}
     page = admin.get(reverse("club:night", args=[club.slug, night.pk])).content.decode()

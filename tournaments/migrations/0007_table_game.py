@@ -5,11 +5,19 @@ import django.db.models.deletion
 from django.db import migrations, models
 
 
+def check_now(schema_editor):
+    """PostgreSQL: check the deferred foreign keys of the rows just written now, so that this
+    transaction may alter the same tables next (else: "pending trigger events")."""
+    if schema_editor.connection.vendor == 'postgresql':
+        schema_editor.execute('SET CONSTRAINTS ALL IMMEDIATE')
+
+
 def copy_links(apps, schema_editor):
     Game = apps.get_model('scoring', 'Game')
     Table = apps.get_model('tournaments', 'Table')
     for game_id, table_id in Game.objects.filter(table__isnull=False).values_list('pk', 'table_id').iterator():
         Table.objects.filter(pk=table_id).update(game_id=game_id)
+    check_now(schema_editor)
 
 
 def copy_links_back(apps, schema_editor):
@@ -17,6 +25,7 @@ def copy_links_back(apps, schema_editor):
     Table = apps.get_model('tournaments', 'Table')
     for table_id, game_id in Table.objects.filter(game__isnull=False).values_list('pk', 'game_id').iterator():
         Game.objects.filter(pk=game_id).update(table_id=table_id)
+    check_now(schema_editor)
 
 
 class Migration(migrations.Migration):
