@@ -34,7 +34,7 @@ def copy_links_back(apps, schema_editor):
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('club', '0007_shared_models_to_core'),
+        ('club', '0008_ratings_stale_flag'),
         ('scoring', '0007_game_table_removed'),
     ]
 
