@@ -6,7 +6,6 @@ import datetime
 from typing import Any
 
 from django.db import transaction
-from django.utils.text import slugify
 
 from club.models import Club, ClubNight, League, Membership
 from club.roles import is_club_admin
@@ -14,7 +13,7 @@ from core.audit import record_audit
 from core.errors import PermissionDenied, ValidationFailed
 from core.models import Player
 from core.players import clean_country
-from core.validation import parse_date, parse_optional_date
+from core.validation import parse_date, parse_optional_date, slug_from
 from scoring.engine import load_ruleset
 from scoring.validation import check_rules
 
@@ -54,7 +53,7 @@ def create_club(
     name = " ".join(str(name or "").split())
     if not name:
         raise ValidationFailed("A club needs a name.", field="name")
-    slug = slugify(slug or name)
+    slug = slug_from(slug, name)
     if not slug:
         raise ValidationFailed("Choose a slug of letters and digits.", field="slug")
     if Club.objects.filter(slug=slug).exists():

@@ -460,3 +460,13 @@ def test_malformed_json_is_400(world: World) -> None:
     )
     assert response.status_code == 400
     assert Hand.objects.count() == 0
+
+
+def test_a_club_named_longer_than_an_address_gets_an_address_cut_at_a_word(world: World) -> None:
+    """A name may have 200 characters, an address (slug) 50: the one made from the name is cut
+    at a word instead of failing in the database (a 500 the fuzz run's stateful phase found)."""
+    name = " ".join(["Riichi"] * 28)  # 195 characters
+    response = world.client("admin").post("/api/v1/clubs/", {"name": name}, format="json")
+    assert response.status_code == 201, response.content
+    slug = response.json()["slug"]
+    assert slug == "-".join(["riichi"] * 7) and len(slug) <= 50

@@ -7,13 +7,12 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.db import transaction
-from django.utils.text import slugify
 
 from core.audit import record_audit
 from core.errors import PermissionDenied, ValidationFailed
 from core.limits import MAX_SESSIONS
 from core.players import clean_country
-from core.validation import parse_date
+from core.validation import parse_date, slug_from
 from scoring.models import Game
 from scoring.validation import check_rules
 from tournaments.models import StaffRole, Tournament
@@ -64,7 +63,7 @@ def create_tournament(
     name = " ".join(str(name or "").split())
     if not name:
         raise ValidationFailed("A tournament needs a name.", field="name")
-    slug = slugify(slug or name)
+    slug = slug_from(slug, name)
     if not slug:
         raise ValidationFailed("Choose a slug of letters and digits.", field="slug")
     if Tournament.objects.filter(slug=slug).exists():
