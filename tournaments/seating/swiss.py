@@ -485,31 +485,10 @@ def _cliques(cands: int, size: int, unmet: list[int]) -> list[list[int]]:
 
 def extendable(n: int, k: int, unmet: list[int], rounds: int, budget: list[int]) -> bool:
     """Whether `rounds` more rounds of tables of k can seat players 0..n-1 with no pair
-    meeting twice, given `unmet[p]` (bitmask of those p has not met). Depth-first over tables,
-    the lowest free player first; `budget[0]` nodes at most (raises _Budget)."""
-    if rounds <= 0:
-        return True
-    full = (1 << n) - 1
-
-    def fill(free: int, left: list[int]) -> bool:
-        budget[0] -= 1
-        if budget[0] < 0:
-            raise _Budget
-        if not free:
-            return extendable(n, k, left, rounds - 1, budget)
-        low = free & -free
-        p = low.bit_length() - 1
-        for rest in _cliques(left[p] & free & ~low, k - 1, left):
-            table = [p, *rest]
-            after = list(left)
-            mask = sum(1 << q for q in table)
-            for q in table:
-                after[q] &= ~mask
-            if fill(free & ~mask, after):
-                return True
-        return False
-
-    return fill(full, unmet)
+    meeting twice, given `unmet[p]` (bitmask of those p has not met): the first of
+    `_completions`, found in the same order and with the same `budget[0]` of nodes (raises
+    _Budget)."""
+    return next(_completions(n, k, unmet, rounds, budget), None) is not None
 
 
 def _exact_round(
