@@ -5,7 +5,8 @@ import pytest
 from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
-from standings_builders import make_players, make_tournament, register, scores_game, set_scores
+from django.utils import timezone
+from standings_builders import make_players, make_tournament, register, ron, scores_game, set_scores
 
 from club.services import update_player
 from tournaments.models import Tournament
@@ -133,3 +134,43 @@ def test_a_draft_tournaments_standings_are_its_staffs_only(query: str) -> None:
     answer = as_referee.get(URL + query)
     assert answer.status_code == 200
     assert len(answer.json()) == 4
+
+
+def test_the_api_answer_is_the_serializers_byte_for_byte() -> None:
+    """Issue 14.7: the standings JSON is built from the rows read as tuples
+    (tournaments.api.serializers.standing_rows_data), not through StandingRowSerializer; both
+    give the same bytes on every kind of row: ranked and unranked (a substitute, EMA 2025 7.3),
+    dropped, disqualified (EMA 2025 6.12), a chombo (EMA 2025 3.4.6) and a tournament penalty
+    (EMA 2025 7.2), no EMA number, a name beyond ASCII, a player without games."""
+    from rest_framework.renderers import JSONRenderer
+    from standings_builders import hands_game
+
+    from tournaments.api.serializers import StandingRowSerializer, standing_rows_data
+    from tournaments.models import Penalty, Registration
+    from tournaments.standings.selectors import standings_for
+
+    tournament = make_tournament(status=Tournament.Status.RUNNING)
+    a, b, c, d, sub = make_players(5)
+    e, f = make_players(2, prefix="Ł", ema=False, start=5)
+    f.first_name = ""
+    f.save()
+    register(tournament, [a, b, c, d, e, f])
+    register(tournament, [sub], is_substitute=True)
+    Registration.objects.filter(tournament=tournament, player=e).update(dropped_at=timezone.now())
+    Registration.objects.filter(tournament=tournament, player=f).update(
+        disqualified_at=timezone.now()
+    )
+    chombo = {"outcome": "chombo", "offender": 2, "riichi": []}
+    hands_game(tournament, 1, 1, [a, b, c, d], [chombo, ron(0, 1, 3)])
+    scores_game(tournament, 2, 1, [a, b, c, sub], [50500, 30000, 25000, 14500])
+    Penalty.objects.create(
+        tournament=tournament, player=b, kind="lateness", points=3000, minutes_late=3, reason="x"
+    )
+    recompute_standings(tournament_id=tournament.pk)
+
+    rows = standings_for(tournament)
+    assert {r.rank for r in rows} >= {None, 1}
+    assert any(r.average_placement is None for r in rows)
+    expected = JSONRenderer().render(StandingRowSerializer(rows, many=True).data)
+    assert JSONRenderer().render(standing_rows_data(tournament)) == expected
+    assert Client().get(URL).content == expected

@@ -51,7 +51,6 @@ from tournaments.selectors import can_see_tournament, visible_tournaments
 from tournaments.services.registration import seats_to_replace
 from tournaments.standings import cache as standings_cache
 from tournaments.standings.exports import standings_csv
-from tournaments.standings.selectors import standings_for
 
 from .permissions import (
     IsTournamentOrganiser,
@@ -88,6 +87,7 @@ from .serializers import (
     TournamentInputSerializer,
     TournamentSerializer,
     TournamentSettingsInputSerializer,
+    standing_rows_data,
 )
 
 WRITE_ERRORS = errors(400, 403, 404, 422)
@@ -120,8 +120,7 @@ def _file_format(request: Request, allowed: tuple[str, ...], default: str) -> st
 
 
 def _standings_json(tournament: Tournament) -> bytes:
-    rows = StandingRowSerializer(standings_for(tournament), many=True).data
-    return JSONRenderer().render(rows)
+    return JSONRenderer().render(standing_rows_data(tournament))
 
 
 def _download(content: str | bytes, *, filename: str, content_type: str) -> HttpResponse:
