@@ -137,17 +137,23 @@ def test_a_draft_tournaments_standings_are_its_staffs_only(query: str) -> None:
 
 
 def test_the_api_answer_is_the_serializers_byte_for_byte() -> None:
-    """Issue 14.7: the standings JSON is built from the rows read as tuples
-    (tournaments.api.serializers.standing_rows_data), not through StandingRowSerializer; both
-    give the same bytes on every kind of row: ranked and unranked (a substitute, EMA 2025 7.3),
-    dropped, disqualified (EMA 2025 6.12), a chombo (EMA 2025 3.4.6) and a tournament penalty
-    (EMA 2025 7.2), no EMA number, a name beyond ASCII, a player without games."""
+    """Issue 14.7: the standings JSON is built from the rows read as tuples, each row's JSON
+    after its rank kept per process (tournaments.api.serializers.standings_json), not through
+    StandingRowSerializer; both give the same bytes on every kind of row: ranked and unranked
+    (a substitute, EMA 2025 7.3), dropped, disqualified (EMA 2025 6.12), a chombo (EMA 2025
+    3.4.6) and a tournament penalty (EMA 2025 7.2), no EMA number, a name beyond ASCII, a
+    player without games; and again after rows changed only in rank, in a total, or in a name
+    (the kept row JSON must not hide any of it)."""
     from rest_framework.renderers import JSONRenderer
     from standings_builders import hands_game
 
-    from tournaments.api.serializers import StandingRowSerializer, standing_rows_data
-    from tournaments.models import Penalty, Registration
+    from tournaments.api.serializers import StandingRowSerializer, standings_json
+    from tournaments.models import Penalty, Registration, StandingRow
     from tournaments.standings.selectors import standings_for
+
+    def serializer_bytes() -> bytes:
+        rows = standings_for(tournament)
+        return JSONRenderer().render(StandingRowSerializer(rows, many=True).data)
 
     tournament = make_tournament(status=Tournament.Status.RUNNING)
     a, b, c, d, sub = make_players(5)
@@ -171,6 +177,20 @@ def test_the_api_answer_is_the_serializers_byte_for_byte() -> None:
     rows = standings_for(tournament)
     assert {r.rank for r in rows} >= {None, 1}
     assert any(r.average_placement is None for r in rows)
-    expected = JSONRenderer().render(StandingRowSerializer(rows, many=True).data)
-    assert JSONRenderer().render(standing_rows_data(tournament)) == expected
+    expected = serializer_bytes()
+    assert standings_json(tournament) == expected
+    assert standings_json(tournament) == expected  # the second time from the kept rows
     assert Client().get(URL).content == expected
+
+    # Only the ranks move (as the one-game update shifts a band of rows), then a total, then
+    # a name: each time the same bytes as the serializer's, not the kept rows of before.
+    rows = StandingRow.objects.filter(tournament=tournament, rank__isnull=False)
+    for row in rows:
+        row.rank = 10 + (row.rank or 0)
+    StandingRow.objects.bulk_update(rows, ["rank"])
+    assert standings_json(tournament) == serializer_bytes() != expected
+    StandingRow.objects.filter(tournament=tournament, player=a).update(total=123456)
+    assert b"123456" in standings_json(tournament) == serializer_bytes()
+    Player = type(a)
+    Player.objects.filter(pk=c.pk).update(last_name="Żółw", ema_number="12345678")
+    assert "Żółw".encode() in standings_json(tournament) == serializer_bytes()

@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
+from django.db.models import TextField
+from django.db.models.functions import Cast
 from django.utils import timezone
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
+from rest_framework.renderers import JSONRenderer
 
 from core.api.base import inline_choice_field
 from core.api.serializers import PlayerBriefSerializer
@@ -246,11 +250,13 @@ class StandingRowSerializer(serializers.ModelSerializer):
         ]
 
 
-# The rows of StandingRowSerializer(standings_for(tournament), many=True).data read as tuples:
-# issue 14.7, a full standings read is built again after every finished game, by every web
-# process, and the serializer spent ~40 ms of CPU on 600 rows (models built, then 14 fields
-# each through their to_representation). tests/standings/test_standings_cache.py holds the
-# two to the same bytes.
+# The standings JSON without StandingRowSerializer (issue 14.7): every finished game renews the
+# standings, and each web process builds the whole table again for its next reader; through the
+# serializer 600 rows cost ~50 ms of CPU (models built, then 14 fields each through their
+# to_representation). Here the rows are read as tuples, and each row's JSON after its rank is
+# kept per process under everything it is made of (a game changes a few rows; the others only
+# move in rank), so a new table is mostly joined from bytes already made.
+# tests/standings/test_standings_cache.py holds the result to the serializer's, byte for byte.
 _STANDING_COLUMNS = (
     "rank",
     "player_id",
@@ -261,56 +267,74 @@ _STANDING_COLUMNS = (
     "penalties",
     "games",
     "average_placement",
-    "per_session",
-    "tie_break_values",
+    "per_session_text",
+    "tie_break_values_text",
     "is_substitute",
     "dropped",
     "disqualified",
     "computed_at",
 )
+# Row JSON after the rank, by (time zone, the row's columns but the rank); emptied when full.
+_ROW_TAILS: dict[tuple[Any, ...], bytes] = {}
+_MAX_ROW_TAILS = 50_000
 
 
-def standing_rows_data(tournament: Tournament | int) -> list[dict[str, Any]]:
-    """StandingRowSerializer's output for the tournament's standings, in standings order."""
+def _row_tail(row: tuple[Any, ...], computed_at: Any) -> bytes:
+    """`,"player":...}`: the row's JSON as StandingRowSerializer renders it, after the rank."""
+    (
+        player_id,
+        first,
+        last,
+        ema,
+        total,
+        penalties,
+        games,
+        average,
+        per_session_text,
+        tie_break_values_text,
+        is_substitute,
+        dropped,
+        disqualified,
+        when,
+    ) = row
+    per_session = json.loads(per_session_text)  # as JSONField.from_db_value reads it
+    data = {
+        # PlayerBriefSerializer: the name is Player.__str__.
+        "player": {"id": player_id, "name": f"{first} {last}".strip(), "ema_number": ema},
+        "total": total,
+        "penalties": penalties,
+        "game_penalties": game_penalties(per_session),
+        "games": games,
+        "average_placement": average,
+        "per_session": per_session,
+        "tie_break_values": json.loads(tie_break_values_text),
+        "is_substitute": is_substitute,
+        "dropped": dropped,
+        "disqualified": disqualified,
+        "computed_at": computed_at(when) if when is not None else None,
+    }
+    return b"," + JSONRenderer().render(data)[1:]
+
+
+def standings_json(tournament: Tournament | int) -> bytes:
+    """JSONRenderer's bytes of StandingRowSerializer(standings_for(tournament), many=True)."""
+    zone = timezone.get_current_timezone()
     # The ModelSerializer's field for computed_at, its time zone looked up once, not per row.
-    computed_at = serializers.DateTimeField(
-        default_timezone=timezone.get_current_timezone()
-    ).to_representation
-    return [
-        {
-            "rank": rank,
-            # PlayerBriefSerializer: the name is Player.__str__.
-            "player": {"id": player_id, "name": f"{first} {last}".strip(), "ema_number": ema},
-            "total": total,
-            "penalties": penalties,
-            "game_penalties": game_penalties(per_session),
-            "games": games,
-            "average_placement": average,
-            "per_session": per_session,
-            "tie_break_values": tie_break_values,
-            "is_substitute": is_substitute,
-            "dropped": dropped,
-            "disqualified": disqualified,
-            "computed_at": computed_at(when) if when is not None else None,
-        }
-        for (
-            rank,
-            player_id,
-            first,
-            last,
-            ema,
-            total,
-            penalties,
-            games,
-            average,
-            per_session,
-            tie_break_values,
-            is_substitute,
-            dropped,
-            disqualified,
-            when,
-        ) in standings_queryset(tournament).values_list(*_STANDING_COLUMNS)
-    ]
+    computed_at = serializers.DateTimeField(default_timezone=zone).to_representation
+    if len(_ROW_TAILS) > _MAX_ROW_TAILS:
+        _ROW_TAILS.clear()
+    rows = standings_queryset(tournament).annotate(
+        per_session_text=Cast("per_session", TextField()),
+        tie_break_values_text=Cast("tie_break_values", TextField()),
+    )
+    parts = []
+    for rank, *rest in rows.values_list(*_STANDING_COLUMNS):
+        key = (zone, *rest)
+        tail = _ROW_TAILS.get(key)
+        if tail is None:
+            tail = _ROW_TAILS[key] = _row_tail(tuple(rest), computed_at)
+        parts.append(b'{"rank":' + (b"null" if rank is None else str(rank).encode()) + tail)
+    return b"[" + b",".join(parts) + b"]"
 
 
 class ImportSkippedRowSerializer(serializers.Serializer):

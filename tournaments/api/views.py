@@ -24,7 +24,7 @@ from rest_framework import mixins, status
 from rest_framework.decorators import action
 from rest_framework.negotiation import DefaultContentNegotiation
 from rest_framework.permissions import BasePermission
-from rest_framework.renderers import BaseRenderer, JSONRenderer
+from rest_framework.renderers import BaseRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 
@@ -87,7 +87,7 @@ from .serializers import (
     TournamentInputSerializer,
     TournamentSerializer,
     TournamentSettingsInputSerializer,
-    standing_rows_data,
+    standings_json,
 )
 
 WRITE_ERRORS = errors(400, 403, 404, 422)
@@ -117,10 +117,6 @@ def _file_format(request: Request, allowed: tuple[str, ...], default: str) -> st
     if chosen not in allowed:
         raise ValidationFailed(f"format must be one of: {', '.join(allowed)}.", field="format")
     return chosen
-
-
-def _standings_json(tournament: Tournament) -> bytes:
-    return JSONRenderer().render(standing_rows_data(tournament))
 
 
 def _download(content: str | bytes, *, filename: str, content_type: str) -> HttpResponse:
@@ -591,7 +587,7 @@ class TournamentViewSet(
         else:
             # Ranked first, then unranked substitutes; rendered once per standings change.
             answer = HttpResponse(
-                standings_cache.cached(tournament, "api-json", lambda: _standings_json(tournament)),
+                standings_cache.cached(tournament, "api-json", lambda: standings_json(tournament)),
                 content_type="application/json",
             )
         answer["ETag"] = tag
