@@ -215,6 +215,30 @@ class ReasonForm(forms.Form):
     reason = forms.CharField(max_length=500, label=_("Reason"))
 
 
+class OptionalReasonForm(forms.Form):
+    """A reason the service checks itself (reopening a session: issue 15)."""
+
+    reason = forms.CharField(required=False)
+
+
+class StatusForm(forms.Form):
+    status = forms.ChoiceField(choices=Tournament.Status.choices)
+
+
+class MinutesForm(forms.Form):
+    """The session clock's extension or length (EMA 2025 7.4): a whole number, which the
+    service bounds; the reason as typed."""
+
+    minutes = forms.CharField(strip=False)
+    reason = forms.CharField(required=False, strip=False)
+
+    def clean_minutes(self) -> int:
+        try:
+            return int(self.cleaned_data["minutes"])
+        except ValueError as error:
+            raise forms.ValidationError("not a whole number") from error
+
+
 class SeatingRequestForm(forms.Form):
     mode = forms.ChoiceField(
         choices=[
@@ -303,9 +327,12 @@ class StandingsSettingsForm(forms.Form):
         self.fields["qualification_only"].initial = tournament.qualification_only
         self.order_fields([*self.tie_break_names, "qualification_only"])
 
-    def tie_breaks(self) -> list[str]:
-        """The chosen tie-breaks in order, gaps closed (repeats are the service's error)."""
-        return [self.cleaned_data[n] for n in self.tie_break_names if self.cleaned_data.get(n)]
+    def clean(self) -> dict[str, Any]:
+        """`tie_breaks`: the chosen ones in order, gaps closed (repeats are the service's
+        error)."""
+        data: dict[str, Any] = super().clean() or {}
+        data["tie_breaks"] = [data[n] for n in self.tie_break_names if data.get(n)]
+        return data
 
 
 class TablePenaltyForm(forms.Form):

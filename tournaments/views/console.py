@@ -1,11 +1,15 @@
 """The organiser console: create, register, seat, run sessions, penalties, publish.
 
-Every write goes through tournaments.services; errors come back next to the field they name.
+Every write goes through tournaments.services. A console write is a `Write`: the form its POST
+is read with and a short function that calls the service with the form's values and the
+page's objects and says what it did; `perform` runs it and puts the service's errors next to
+the fields they name. A page with forms is a `ConsolePage` (`page_view`); a write without a
+page of its own is a `console_post`. After a write the organiser is back on the page.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -14,6 +18,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.core.mail import send_mail
+from django.db.models import Model, QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
@@ -33,6 +38,8 @@ from tournaments.forms import (
     CsvImportForm,
     DisqualifyForm,
     DropForm,
+    MinutesForm,
+    OptionalReasonForm,
     PenaltyForm,
     ReasonForm,
     RegistrationForm,
@@ -40,6 +47,7 @@ from tournaments.forms import (
     SeatingRequestForm,
     StaffForm,
     StandingsSettingsForm,
+    StatusForm,
     SubstituteForm,
     SwapSeatsForm,
     TablePenaltyForm,
@@ -62,6 +70,9 @@ from tournaments.services.registration import seats_to_replace
 from tournaments.services.staff import set_password_path
 from tournaments.views.public import visible_tournament
 
+Values = dict[str, Any]  # the page's objects (tournament, session, ...) and the form's values
+View = Callable[..., HttpResponse]
+
 
 def organiser_tournament(request: HttpRequest, slug: str) -> Tournament:
     # Issue 16: a draft is not found (404, as for no such slug) by whoever may not see it; a
@@ -72,39 +83,194 @@ def organiser_tournament(request: HttpRequest, slug: str) -> Tournament:
     return tournament
 
 
-def run_service(
-    request: HttpRequest, form: forms.Form | None, service: Callable[..., Any], **kwargs: Any
-) -> tuple[bool, Any]:
-    """Call a service; put its error next to the named field (or in the messages)."""
+# ---------------------------------------------------------------- writes
+
+
+@dataclass(frozen=True)
+class Write:
+    """One console write: `run(request, values)` calls the service (the actor is
+    request.user) and says what it did; it returns where to go next if that is not back
+    (a new seating plan's page). `form` is read from the POST (None: the POST carries
+    nothing), built with `prefix`, and with the tournament when `for_tournament`; `invalid`
+    is said when it is not valid and no page shows its errors (a `console_post`)."""
+
+    run: Callable[[HttpRequest, Values], HttpResponse | None]
+    form: type[forms.Form] | None = None
+    prefix: str | None = None
+    for_tournament: bool = False
+    invalid: Any = None  # a gettext_lazy text: translated when said, in the request's language
+
+    def build(self, tournament: Tournament, *bound: Any) -> forms.Form:
+        """The form, empty, or `bound` to (request.POST, request.FILES)."""
+        assert self.form is not None
+        options: dict[str, Any] = {"prefix": self.prefix}
+        if self.for_tournament:
+            options["tournament"] = tournament
+        return self.form(*bound, **options)
+
+
+def write(form: type[forms.Form] | None = None, **options: Any) -> Callable[..., Write]:
+    """Decorator: the function is the `run` of a Write of `form`."""
+    return lambda run: Write(run, form, **options)
+
+
+def perform(
+    request: HttpRequest,
+    form: forms.Form | None,
+    action: Write,
+    *,
+    back: HttpResponse | None = None,
+    flash: bool = False,
+    **objects: Any,
+) -> HttpResponse | None:
+    """A valid form (or none) -> the write: where it goes next (else `back`). Else None, with
+    the service's error next to the field it names, or in the messages with `flash` (no page
+    shows the form)."""
+    if form is not None and not form.is_valid():
+        return None
+    shown = None if flash else form
     try:
-        return True, service(actor=request.user, **kwargs)
+        values = {**objects, **(form.cleaned_data if form is not None else {})}
+        answer = action.run(request, values)
+        return back if answer is None else answer
     except ServicePermissionDenied as error:
         raise PermissionDenied(error.message) from error
     except ServiceUnavailable as error:
         messages.error(request, error.message)  # not the input's fault: a flash, not a field
-        return False, None
     except ServiceError as error:
         rows = error.errors if isinstance(error, ValidationFailed) else []
         field = (error.field or "").removeprefix("options.")
-        if form is not None and field in form.fields:
-            form.add_error(field, error.message)
-        elif form is not None:
-            form.add_error(None, error.message)
-        else:
-            messages.error(request, error.message)
         if rows and all("table" in row for row in rows):
             rows = []  # the message already names the tables ("Games at table(s) 1, 3 ...")
-        for row in rows:
-            where = row.get("row") or row.get("hand") or row.get("field") or ""
-            text = f"{where}: {row.get('message')}" if where != "" else str(row.get("message"))
-            if form is not None:
-                form.add_error(None, text)
-            else:
+        texts = [(field, error.message)] + [(None, row_error(row)) for row in rows]
+        for name, text in texts:
+            if shown is None:
                 messages.error(request, text)
-        return False, None
+            else:
+                shown.add_error(name if name in shown.fields else None, text)
+    return None
+
+
+def row_error(row: Mapping[str, Any]) -> str:
+    """One of several problems (a CSV row, a hand, a field) as text."""
+    where = row.get("row") or row.get("hand") or row.get("field") or ""
+    return f"{where}: {row.get('message')}" if where != "" else str(row.get("message"))
+
+
+def numbered_session(tournament: Tournament, number: int) -> Session:
+    """The tournament's session `number` (a form's `session` field), or that field's error."""
+    session = Session.objects.filter(tournament=tournament, number=number).first()
+    if session is None:
+        raise ValidationFailed(_("No such session."), field="session")
+    return session
+
+
+# ---------------------------------------------------------------- pages and posts
+
+
+@dataclass(frozen=True)
+class ConsolePage:
+    """A console page: its URL's name, its template, its forms by their name there, what else
+    it shows."""
+
+    url: str
+    template: str
+    forms: Mapping[str, Write]
+    context: Callable[[HttpRequest, Tournament], Values]
+
+
+def page_view(
+    page: ConsolePage,
+    posted: str | Callable[[HttpRequest], str] | None,
+    *,
+    post_only: bool = False,
+) -> View:
+    """The page; a POST runs the form `posted` names (or picks from the POST; None: a POST
+    is read as a GET) and unless it succeeded shows the page again with its errors (400; 503
+    when the service is unavailable, as the flash says)."""
+
+    def view(request: HttpRequest, slug: str) -> HttpResponse:
+        tournament = organiser_tournament(request, slug)
+        shown = {name: action.build(tournament) for name, action in page.forms.items()}
+        status = 200
+        if request.method == "POST" and posted is not None:
+            name = posted if isinstance(posted, str) else posted(request)
+            status = 400
+            if name in page.forms:
+                form = shown[name] = page.forms[name].build(tournament, request.POST, request.FILES)
+                back = redirect(page.url, slug=slug)
+                done = perform(request, form, page.forms[name], back=back, tournament=tournament)
+                if done is not None:
+                    return done
+                status = 400 if form.errors else 503
+        context = {"tournament": tournament, **page.context(request, tournament), **shown}
+        return render(request, page.template, context, status=status)
+
+    return login_required(require_POST(view) if post_only else view)
+
+
+def tournament_page(tournament: Tournament, **url: Any) -> Values:
+    return {"tournament": tournament}
+
+
+def session_page(tournament: Tournament, number: int, **url: Any) -> Values:
+    session = get_object_or_404(Session, tournament=tournament, number=number)
+    return {"tournament": tournament, "session": session}
+
+
+def one_of(name: str, rows: type[Model] | QuerySet[Any], url_id: str) -> Callable[..., Values]:
+    """The page's object `name`: the one of `rows` the URL's `url_id` names, if it is the
+    tournament's (404 otherwise: never another tournament's)."""
+
+    def load(tournament: Tournament, **url: Any) -> Values:
+        return {
+            "tournament": tournament,
+            name: get_object_or_404(rows, pk=url[url_id], tournament=tournament),
+        }
+
+    return load
+
+
+def console_post(
+    back: str, writes: Write | Mapping[str, Write], *, load: Callable[..., Values] = tournament_page
+) -> View:
+    """A write without a page of its own (POST only): the organiser's tournament and the
+    page's objects (`load`: 404 if not the tournament's), the write (one, or chosen by the
+    URL's or the POST's `action`: 403 if unknown), then back to the page `back` (a session's
+    page: that session's)."""
+
+    @login_required
+    @require_POST
+    def view(request: HttpRequest, slug: str, **url: Any) -> HttpResponse:
+        objects = load(organiser_tournament(request, slug), **url)
+        if isinstance(writes, Write):
+            action: Write | None = writes
+        else:
+            action = writes.get(url.get("action") or request.POST.get("action", ""))
+        if action is None:
+            raise PermissionDenied(_("Unknown action."))
+        form = action.form(request.POST) if action.form is not None else None
+        if form is not None and not form.is_valid():
+            messages.error(request, str(action.invalid))
+        else:
+            perform(request, form, action, flash=True, **objects)
+        return redirect(back, slug=slug, **{k: v for k, v in url.items() if k == "number"})
+
+    return view
 
 
 # ---------------------------------------------------------------- create & overview
+
+
+@write(TournamentCreateForm)
+def create_tournament(request: HttpRequest, v: Values) -> HttpResponse:
+    tournament = tournament_services.create_tournament(
+        actor=request.user,
+        **{k: v[k] for k in ("name", "slug", "ruleset", "rule_overrides", "starts_on", "ends_on")},
+        **{k: v[k] for k in ("city", "country", "sessions_planned", "session_minutes")},
+    )
+    messages.success(request, _("Tournament created."))
+    return redirect("tournaments:console", slug=tournament.slug)
 
 
 @login_required
@@ -115,24 +281,9 @@ def tournament_create(request: HttpRequest) -> HttpResponse:
         data = form.cleaned_data
         diff = rules_diff(data["ruleset"], data["rule_overrides"])
         if "preview" not in request.POST:
-            ok, tournament = run_service(
-                request,
-                form,
-                tournament_services.create_tournament,
-                name=data["name"],
-                slug=data["slug"],
-                ruleset=data["ruleset"],
-                rule_overrides=data["rule_overrides"],
-                starts_on=data["starts_on"],
-                ends_on=data["ends_on"],
-                city=data["city"],
-                country=data["country"],
-                sessions_planned=data["sessions_planned"],
-                session_minutes=data["session_minutes"],
-            )
-            if ok:
-                messages.success(request, _("Tournament created."))
-                return redirect("tournaments:console", slug=tournament.slug)
+            done = perform(request, form, create_tournament)  # to the new tournament's console
+            if done is not None:
+                return done
     status = 400 if request.method == "POST" and form.errors else 200
     if not diff:  # show the chosen preset's rules for reference
         preset = form.data.get("ruleset") or "ema-2025"
@@ -156,17 +307,9 @@ def results_ready(tournament: Tournament, sessions: list[Session]) -> bool:
     )
 
 
-@login_required
-def console(
-    request: HttpRequest,
-    slug: str,
-    settings_form: StandingsSettingsForm | None = None,
-    status: int = 200,
-) -> HttpResponse:
-    tournament = organiser_tournament(request, slug)
+def overview(request: HttpRequest, tournament: Tournament) -> Values:
     sessions = list(tournament.sessions.all())
-    context = {
-        "tournament": tournament,
+    return {
         "sessions": [{"session": s, "clock": session_clock(s)} for s in sessions],
         "diff": [
             row
@@ -176,59 +319,46 @@ def console(
         "registrations": tournament.registrations.filter(dropped_at__isnull=True).count(),
         "statuses": Tournament.Status.choices,
         "results_ready": results_ready(tournament, sessions),
-        "settings_form": settings_form or StandingsSettingsForm(tournament=tournament),
     }
-    return render(request, "tournaments/console/overview.html", context, status=status)
 
 
-@login_required
-@require_POST
-def standings_settings(request: HttpRequest, slug: str) -> HttpResponse:
-    """Tie-breaks and qualification-only from the console (issue 15): the same service as the
-    API's PATCH; the standings and so the EMA report are recomputed."""
-    tournament = organiser_tournament(request, slug)
-    form = StandingsSettingsForm(request.POST, tournament=tournament)
-    if form.is_valid():
-        ok, _result = run_service(
-            request,
-            form,
-            tournament_services.update_tournament,
-            tournament=tournament,
-            tie_breaks=form.tie_breaks(),
-            qualification_only=form.cleaned_data["qualification_only"],
-        )
-        if ok:
-            messages.success(request, _("Standings settings saved; the standings are updated."))
-            return redirect("tournaments:console", slug=slug)
-    return console(request, slug, settings_form=form, status=400)
-
-
-@login_required
-@require_POST
-def tournament_publish(request: HttpRequest, slug: str) -> HttpResponse:
-    tournament = organiser_tournament(request, slug)
-    ok, _result = run_service(
-        request, None, tournament_services.publish_results, tournament=tournament
+@write(StandingsSettingsForm, for_tournament=True)
+def save_standings_settings(request: HttpRequest, v: Values) -> None:
+    """Tie-breaks and qualification-only (issue 15): the same service as the API's PATCH; the
+    standings and so the EMA report are recomputed."""
+    tournament_services.update_tournament(
+        actor=request.user,
+        tournament=v["tournament"],
+        tie_breaks=v["tie_breaks"],
+        qualification_only=v["qualification_only"],
     )
-    if ok:
-        messages.success(request, _("Results published."))
-    return redirect("tournaments:console", slug=slug)
+    messages.success(request, _("Standings settings saved; the standings are updated."))
 
 
-@login_required
-@require_POST
-def tournament_set_status(request: HttpRequest, slug: str) -> HttpResponse:
-    tournament = organiser_tournament(request, slug)
-    status = request.POST.get("status", "")
-    if status not in Tournament.Status.values:
-        messages.error(request, _("Unknown status."))
-    else:
-        ok, _result = run_service(
-            request, None, tournament_services.set_status, tournament=tournament, status=status
-        )
-        if ok:
-            messages.success(request, _("Status changed."))
-    return redirect("tournaments:console", slug=slug)
+@write()
+def publish(request: HttpRequest, v: Values) -> None:
+    tournament_services.publish_results(actor=request.user, tournament=v["tournament"])
+    messages.success(request, _("Results published."))
+
+
+@write(StatusForm, invalid=gettext_lazy("Unknown status."))
+def set_status(request: HttpRequest, v: Values) -> None:
+    tournament_services.set_status(
+        actor=request.user, tournament=v["tournament"], status=v["status"]
+    )
+    messages.success(request, _("Status changed."))
+
+
+OVERVIEW = ConsolePage(
+    "tournaments:console",
+    "tournaments/console/overview.html",
+    {"settings_form": save_standings_settings},
+    overview,
+)
+console = page_view(OVERVIEW, None)
+standings_settings = page_view(OVERVIEW, "settings_form", post_only=True)
+tournament_publish = console_post("tournaments:console", publish)
+tournament_set_status = console_post("tournaments:console", set_status)
 
 
 # ---------------------------------------------------------------- registrations
@@ -290,161 +420,19 @@ def import_summary(result: Any) -> list[tuple[str, str]]:
     return out
 
 
-@dataclass(frozen=True)
-class FormAction:
-    """One console form's write: the service it calls with the cleaned form's values
-    (`arguments`), and what the organiser is told once it succeeded (`done`: flash messages).
-    Messages are lazy (gettext_lazy): they are translated when sent, in the request's
-    language."""
-
-    service: Callable[..., Any]
-    arguments: Callable[[dict[str, Any]], dict[str, Any]]
-    done: Callable[[HttpRequest, dict[str, Any], Any], None]
-    # The page's objects the service takes too (`tournament`, `registration`).
-    takes: tuple[str, ...] = ()
-
-
-def perform(request: HttpRequest, form: forms.Form, action: FormAction, **context: Any) -> bool:
-    """A valid form -> the service (its errors next to their fields: run_service) -> the
-    messages. True when it succeeded (the caller redirects); else the form is shown again."""
-    if not form.is_valid():
-        return False
-    data = form.cleaned_data
-    objects = {name: context[name] for name in action.takes}
-    ok, result = run_service(request, form, action.service, **objects, **action.arguments(data))
-    if ok:
-        action.done(request, data, result)
-    return ok
-
-
-def say(text: Any) -> Callable[[HttpRequest, dict[str, Any], Any], None]:
-    """`done` for a write whose success says one message (a gettext_lazy text)."""
-
-    def done(request: HttpRequest, data: dict[str, Any], result: Any) -> None:
-        messages.success(request, str(text))
-
-    return done
-
-
-def player_details(data: dict[str, Any]) -> dict[str, Any]:
+def player_details(v: Values) -> dict[str, Any]:
     """A RegistrationForm's values as register_player and update_registration take them."""
     return {
-        "first_name": data["first_name"],
-        "last_name": data["last_name"],
-        "ema_number": data["ema_number"] or None,
-        "country": data["country"],
-        "club_name": data["club_name"],
-        "is_substitute": data["is_substitute"],
+        "first_name": v["first_name"],
+        "last_name": v["last_name"],
+        "ema_number": v["ema_number"] or None,
+        "country": v["country"],
+        "club_name": v["club_name"],
+        "is_substitute": v["is_substitute"],
     }
 
 
-def registration_and_reason(data: dict[str, Any]) -> dict[str, Any]:
-    return {"registration": data["registration"], "reason": data["reason"]}
-
-
-def say_imported(request: HttpRequest, data: dict[str, Any], result: Any) -> None:
-    for level, text in import_summary(result):
-        getattr(messages, level)(request, text)
-
-
-def say_dropped(request: HttpRequest, data: dict[str, Any], result: Any) -> None:
-    messages.success(request, _("%(name)s dropped.") % {"name": data["registration"].player})
-
-
-def say_disqualified(request: HttpRequest, data: dict[str, Any], result: Any) -> None:
-    name = data["registration"].player
-    messages.success(request, _("%(name)s disqualified (EMA 2025 6.12).") % {"name": name})
-    for seat in seats_to_replace(result):
-        messages.warning(
-            request,
-            _(
-                "%(name)s is still seated in session %(s)s at table %(t)s: a "
-                "substitute takes the seat (EMA 2025 7.3)."
-            )
-            % {"name": name, "s": seat["session"], "t": seat["table"]},
-        )
-
-
-@dataclass(frozen=True)
-class PageForm:
-    """One form of a console page: its name in the template, class and prefix, whether it
-    lists the tournament's registrations (`for_tournament`), and its write."""
-
-    name: str
-    form: type[forms.Form]
-    prefix: str
-    action: FormAction
-    for_tournament: bool = False
-
-    def build(self, tournament: Tournament, *bound: Any) -> forms.Form:
-        """The form, empty, or `bound` to (request.POST, request.FILES)."""
-        options: dict[str, Any] = {"prefix": self.prefix}
-        if self.for_tournament:
-            options["tournament"] = tournament
-        return self.form(*bound, **options)
-
-
-# The registrations page: a POST's `action` -> its form and write (tournaments.services).
-REGISTRATION_FORMS = {
-    "add": PageForm(
-        "add_form",
-        RegistrationForm,
-        "add",
-        FormAction(
-            tournament_services.register_player,
-            player_details,
-            say(gettext_lazy("Player registered.")),
-            takes=("tournament",),
-        ),
-    ),
-    "import": PageForm(
-        "import_form",
-        CsvImportForm,
-        "csv",
-        FormAction(
-            tournament_services.import_registrations_csv,
-            lambda data: {"text": data["csv"]},
-            say_imported,
-            takes=("tournament",),
-        ),
-    ),
-    "drop": PageForm(
-        "drop_form",
-        DropForm,
-        "drop",
-        FormAction(tournament_services.drop_player, registration_and_reason, say_dropped),
-        for_tournament=True,
-    ),
-    "disqualify": PageForm(
-        "disqualify_form",
-        DisqualifyForm,
-        "dq",
-        FormAction(
-            tournament_services.disqualify_player, registration_and_reason, say_disqualified
-        ),
-        for_tournament=True,
-    ),
-}
-SAVE_REGISTRATION = FormAction(
-    tournament_services.update_registration,
-    player_details,
-    say(gettext_lazy("Registration saved.")),
-    takes=("registration",),
-)
-
-
-@login_required
-def registrations(request: HttpRequest, slug: str) -> HttpResponse:
-    tournament = organiser_tournament(request, slug)
-    page_forms = {page.name: page.build(tournament) for page in REGISTRATION_FORMS.values()}
-    status = 200
-    if request.method == "POST":
-        page = REGISTRATION_FORMS.get(request.POST.get("action") or "")
-        if page is not None:
-            form = page_forms[page.name] = page.build(tournament, request.POST, request.FILES)
-            if perform(request, form, page.action, tournament=tournament):
-                return redirect("tournaments:registrations", slug=slug)
-        status = 400
+def registration_rows(request: HttpRequest, tournament: Tournament) -> Values:
     query = (request.GET.get("q") or "").strip()
     rows = list(
         tournament.registrations.select_related("player").order_by(
@@ -458,13 +446,76 @@ def registrations(request: HttpRequest, slug: str) -> HttpResponse:
             if names.matches(query, str(r.player), r.player.ema_number or "", r.club_name)
         ]
     numbers = registration_numbers(tournament)
-    context = {
-        "tournament": tournament,
+    return {
         "rows": [{"registration": r, "number": numbers.get(r.pk)} for r in rows],
         "query": query,
-        **page_forms,
     }
-    return render(request, "tournaments/console/registrations.html", context, status=status)
+
+
+@write(RegistrationForm, prefix="add")
+def register(request: HttpRequest, v: Values) -> None:
+    tournament_services.register_player(
+        actor=request.user, tournament=v["tournament"], **player_details(v)
+    )
+    messages.success(request, _("Player registered."))
+
+
+@write(CsvImportForm, prefix="csv")
+def import_csv(request: HttpRequest, v: Values) -> None:
+    result = tournament_services.import_registrations_csv(
+        actor=request.user, tournament=v["tournament"], text=v["csv"]
+    )
+    for level, text in import_summary(result):
+        getattr(messages, level)(request, text)
+
+
+@write(DropForm, prefix="drop", for_tournament=True)
+def drop(request: HttpRequest, v: Values) -> None:
+    tournament_services.drop_player(
+        actor=request.user, registration=v["registration"], reason=v["reason"]
+    )
+    messages.success(request, _("%(name)s dropped.") % {"name": v["registration"].player})
+
+
+@write(DisqualifyForm, prefix="dq", for_tournament=True)
+def disqualify(request: HttpRequest, v: Values) -> None:
+    result = tournament_services.disqualify_player(
+        actor=request.user, registration=v["registration"], reason=v["reason"]
+    )
+    name = v["registration"].player
+    messages.success(request, _("%(name)s disqualified (EMA 2025 6.12).") % {"name": name})
+    for seat in seats_to_replace(result):
+        messages.warning(
+            request,
+            _(
+                "%(name)s is still seated in session %(s)s at table %(t)s: a "
+                "substitute takes the seat (EMA 2025 7.3)."
+            )
+            % {"name": name, "s": seat["session"], "t": seat["table"]},
+        )
+
+
+REGISTRATIONS = ConsolePage(
+    "tournaments:registrations",
+    "tournaments/console/registrations.html",
+    {
+        "add_form": register,
+        "import_form": import_csv,
+        "drop_form": drop,
+        "disqualify_form": disqualify,
+    },
+    registration_rows,
+)
+# Each form of the page posts its `action`: add, import, drop, disqualify.
+registrations = page_view(REGISTRATIONS, lambda request: f"{request.POST.get('action')}_form")
+
+
+@write()
+def save_registration(request: HttpRequest, v: Values) -> None:
+    tournament_services.update_registration(
+        actor=request.user, registration=v["registration"], **player_details(v)
+    )
+    messages.success(request, _("Registration saved."))
 
 
 @login_required
@@ -484,13 +535,14 @@ def registration_edit(request: HttpRequest, slug: str, registration_id: int) -> 
         "is_substitute": registration.is_substitute,
     }
     form = RegistrationForm(request.POST or None, initial=initial)
-    if request.method == "POST" and perform(
-        request, form, SAVE_REGISTRATION, registration=registration
-    ):
-        return redirect("tournaments:registrations", slug=slug)
+    objects: Values = {"tournament": tournament, "registration": registration}
+    if request.method == "POST":
+        back = redirect("tournaments:registrations", slug=slug)
+        done = perform(request, form, save_registration, back=back, **objects)
+        if done is not None:
+            return done
     context = {
-        "tournament": tournament,
-        "registration": registration,
+        **objects,
         "number": registration_numbers(tournament).get(registration.pk),
         "form": form,
     }
@@ -498,70 +550,43 @@ def registration_edit(request: HttpRequest, slug: str, registration_id: int) -> 
     return render(request, "tournaments/console/registration_edit.html", context, status=status)
 
 
-@login_required
-@require_POST
-def registration_drop(request: HttpRequest, slug: str, registration_id: int) -> HttpResponse:
-    tournament = organiser_tournament(request, slug)
-    registration = get_object_or_404(Registration, pk=registration_id, tournament=tournament)
-    form = ReasonForm(request.POST)
-    if not form.is_valid():
-        messages.error(request, _("Give a reason to drop a player."))
-    else:
-        ok, _result = run_service(
-            request,
-            None,
-            tournament_services.drop_player,
-            registration=registration,
-            reason=form.cleaned_data["reason"],
-        )
-        if ok:
-            messages.success(request, _("Player dropped."))
-    return redirect("tournaments:registrations", slug=slug)
+@write(ReasonForm, invalid=gettext_lazy("Give a reason to drop a player."))
+def drop_registration(request: HttpRequest, v: Values) -> None:
+    tournament_services.drop_player(
+        actor=request.user, registration=v["registration"], reason=v["reason"]
+    )
+    messages.success(request, _("Player dropped."))
+
+
+registration_drop = console_post(
+    "tournaments:registrations",
+    drop_registration,
+    load=one_of("registration", Registration, "registration_id"),
+)
 
 
 # ---------------------------------------------------------------- staff
 
 
-@login_required
-def staff(request: HttpRequest, slug: str) -> HttpResponse:
-    """Referees and co-organisers: add by username or e-mail (a new person gets a link to set
-    a password), remove."""
-    tournament = organiser_tournament(request, slug)
-    form = StaffForm(request.POST or None)
-    if request.method == "POST" and form.is_valid():
-        ok, invite = run_service(
-            request,
-            form,
-            tournament_services.invite_staff,
-            tournament=tournament,
-            identifier=form.cleaned_data["identifier"],
-            role=form.cleaned_data["role"],
-        )
-        if ok:
-            user = invite.staff.user
-            added = (
-                _("%(user)s is now a referee.")
-                if invite.staff.role == StaffRole.Role.REFEREE
-                else _("%(user)s is now an organiser.")
-            )
-            messages.success(request, added % {"user": user.get_username()})
-            if invite.new_user:
-                link = request.build_absolute_uri(set_password_path(user))
-                request.session["staff_password_link"] = {
-                    "username": user.get_username(),
-                    "link": link,
-                }
-                send_password_link(request, user, link, tournament)
-            return redirect("tournaments:staff", slug=slug)
-    context = {
-        "tournament": tournament,
-        "form": form,
-        "rows": tournament.staff.select_related("user").order_by("role", "user__username"),
-        "password_link": request.session.pop("staff_password_link", None),
-    }
-    return render(
-        request, "tournaments/console/staff.html", context, status=400 if form.errors else 200
+@write(StaffForm)
+def invite(request: HttpRequest, v: Values) -> None:
+    """Referees and co-organisers, by username or e-mail: a new person also gets a link to set
+    a password, shown once and e-mailed."""
+    tournament = v["tournament"]
+    found = tournament_services.invite_staff(
+        actor=request.user, tournament=tournament, identifier=v["identifier"], role=v["role"]
     )
+    user = found.staff.user
+    added = (
+        _("%(user)s is now a referee.")
+        if found.staff.role == StaffRole.Role.REFEREE
+        else _("%(user)s is now an organiser.")
+    )
+    messages.success(request, added % {"user": user.get_username()})
+    if found.new_user:
+        link = request.build_absolute_uri(set_password_path(user))
+        request.session["staff_password_link"] = {"username": user.get_username(), "link": link}
+        send_password_link(request, user, link, tournament)
 
 
 def send_password_link(request: HttpRequest, user: Any, link: str, tournament: Tournament) -> None:
@@ -577,22 +602,33 @@ def send_password_link(request: HttpRequest, user: Any, link: str, tournament: T
     send_mail(subject, body, None, [user.email], fail_silently=True)
 
 
-@login_required
-@require_POST
-def staff_remove(request: HttpRequest, slug: str, staff_id: int) -> HttpResponse:
-    tournament = organiser_tournament(request, slug)
-    role = get_object_or_404(
-        StaffRole.objects.select_related("user"), pk=staff_id, tournament=tournament
+@write()
+def remove_staff(request: HttpRequest, v: Values) -> None:
+    role = v["staff"]
+    tournament_services.remove_staff(actor=request.user, staff=role)
+    removed = (
+        _("%(user)s is no longer a referee.")
+        if role.role == StaffRole.Role.REFEREE
+        else _("%(user)s is no longer an organiser.")
     )
-    ok, _result = run_service(request, None, tournament_services.remove_staff, staff=role)
-    if ok:
-        removed = (
-            _("%(user)s is no longer a referee.")
-            if role.role == StaffRole.Role.REFEREE
-            else _("%(user)s is no longer an organiser.")
-        )
-        messages.success(request, removed % {"user": role.user.get_username()})
-    return redirect("tournaments:staff", slug=slug)
+    messages.success(request, removed % {"user": role.user.get_username()})
+
+
+STAFF = ConsolePage(
+    "tournaments:staff",
+    "tournaments/console/staff.html",
+    {"form": invite},
+    lambda request, tournament: {
+        "rows": tournament.staff.select_related("user").order_by("role", "user__username"),
+        "password_link": request.session.pop("staff_password_link", None),
+    },
+)
+staff = page_view(STAFF, "form")
+staff_remove = console_post(
+    "tournaments:staff",
+    remove_staff,
+    load=one_of("staff", StaffRole.objects.select_related("user"), "staff_id"),
+)
 
 
 # ---------------------------------------------------------------- seating
@@ -653,102 +689,57 @@ def plan_effect(plan: SeatingPlan, start: int) -> dict[str, Any]:
     }
 
 
-def render_seating_console(
-    request: HttpRequest,
-    tournament: Tournament,
-    *,
-    form: SeatingRequestForm | None = None,
-    swap_form: SwapSeatsForm | None = None,
-    upload_form: SeatingPlanUploadForm | None = None,
-    status: int = 200,
-) -> HttpResponse:
-    context = {
-        "tournament": tournament,
-        "form": form or SeatingRequestForm(),
-        "swap_form": swap_form or SwapSeatsForm(tournament=tournament),
-        "upload_form": upload_form or SeatingPlanUploadForm(),
-        "plans": list(enumerate(tournament.seating_plans.order_by("pk"), start=1))[::-1][:10],
-        "quality": seated_quality(tournament),
-    }
-    return render(request, "tournaments/console/seating.html", context, status=status)
+@write(SeatingRequestForm)
+def request_plan(request: HttpRequest, v: Values) -> HttpResponse:
+    """The worker computes it: its page shows the progress, then the quality report."""
+    options: dict[str, Any] = {}
+    if v.get("separate_by"):
+        options["separate_by"] = v["separate_by"]
+        options["separate_rounds"] = v.get("separate_rounds") or 0
+    plan = tournament_services.request_seating_plan(
+        actor=request.user,
+        tournament=v["tournament"],
+        mode=v["mode"],
+        seed=v["seed"],
+        options=options,
+    )
+    return redirect("tournaments:seating_plan", slug=v["tournament"].slug, plan_id=plan.pk)
 
 
-@login_required
-def seating_console(request: HttpRequest, slug: str) -> HttpResponse:
-    tournament = organiser_tournament(request, slug)
-    form = SeatingRequestForm(request.POST or None)
-    if request.method == "POST" and form.is_valid():
-        data = form.cleaned_data
-        options: dict[str, Any] = {}
-        if data.get("separate_by"):
-            options["separate_by"] = data["separate_by"]
-            options["separate_rounds"] = data.get("separate_rounds") or 0
-        ok, plan = run_service(
-            request,
-            form,
-            tournament_services.request_seating_plan,
-            tournament=tournament,
-            mode=data["mode"],
-            seed=data["seed"],
-            options=options,
-        )
-        if ok:
-            return redirect("tournaments:seating_plan", slug=slug, plan_id=plan.pk)
-        if not form.errors:  # the broker is down: the flash says so, the form is kept
-            return render_seating_console(request, tournament, form=form, status=503)
-    return render_seating_console(
-        request, tournament, form=form, status=400 if form.errors else 200
+@write(SwapSeatsForm, for_tournament=True)
+def swap(request: HttpRequest, v: Values) -> None:
+    """Exchange two players' seats in a session; the page shows the quality report again."""
+    session = numbered_session(v["tournament"], v["session"])
+    tournament_services.swap_seats(actor=request.user, session=session, a=v["a"], b=v["b"])
+    messages.success(
+        request,
+        _("%(a)s and %(b)s swapped seats in session %(n)s.")
+        % {"a": v["a"], "b": v["b"], "n": session.number},
     )
 
 
-@login_required
-@require_POST
-def seating_swap(request: HttpRequest, slug: str) -> HttpResponse:
-    """Exchange two players' seats in a session; the page shows the quality report again."""
-    tournament = organiser_tournament(request, slug)
-    swap_form = SwapSeatsForm(request.POST, tournament=tournament)
-    if swap_form.is_valid():
-        data = swap_form.cleaned_data
-        session = Session.objects.filter(tournament=tournament, number=data["session"]).first()
-        if session is None:
-            swap_form.add_error("session", _("No such session."))
-        else:
-            ok, _result = run_service(
-                request,
-                swap_form,
-                tournament_services.swap_seats,
-                session=session,
-                a=data["a"],
-                b=data["b"],
-            )
-            if ok:
-                messages.success(
-                    request,
-                    _("%(a)s and %(b)s swapped seats in session %(n)s.")
-                    % {"a": data["a"], "b": data["b"], "n": session.number},
-                )
-                return redirect("tournaments:seating_console", slug=slug)
-    return render_seating_console(request, tournament, swap_form=swap_form, status=400)
-
-
-@login_required
-@require_POST
-def seating_upload(request: HttpRequest, slug: str) -> HttpResponse:
+@write(SeatingPlanUploadForm)
+def upload(request: HttpRequest, v: Values) -> HttpResponse:
     """A predefined plan from CSV; it opens like a generated plan (quality, then apply)."""
-    tournament = organiser_tournament(request, slug)
-    upload_form = SeatingPlanUploadForm(request.POST, request.FILES)
-    if upload_form.is_valid():
-        ok, plan = run_service(
-            request,
-            upload_form,
-            tournament_services.upload_seating_plan,
-            tournament=tournament,
-            text=upload_form.cleaned_data["text"],
-        )
-        if ok:
-            messages.success(request, _("Seating plan uploaded."))
-            return redirect("tournaments:seating_plan", slug=slug, plan_id=plan.pk)
-    return render_seating_console(request, tournament, upload_form=upload_form, status=400)
+    plan = tournament_services.upload_seating_plan(
+        actor=request.user, tournament=v["tournament"], text=v["text"]
+    )
+    messages.success(request, _("Seating plan uploaded."))
+    return redirect("tournaments:seating_plan", slug=v["tournament"].slug, plan_id=plan.pk)
+
+
+SEATING = ConsolePage(
+    "tournaments:seating_console",
+    "tournaments/console/seating.html",
+    {"form": request_plan, "swap_form": swap, "upload_form": upload},
+    lambda request, tournament: {
+        "plans": list(enumerate(tournament.seating_plans.order_by("pk"), start=1))[::-1][:10],
+        "quality": seated_quality(tournament),
+    },
+)
+seating_console = page_view(SEATING, "form")
+seating_swap = page_view(SEATING, "swap_form", post_only=True)
+seating_upload = page_view(SEATING, "upload_form", post_only=True)
 
 
 def plan_tables(plan: SeatingPlan) -> list[list[list[str]]]:
@@ -787,6 +778,14 @@ def plan_number(plan: SeatingPlan) -> int:
     return SeatingPlan.objects.filter(tournament_id=plan.tournament_id, pk__lte=plan.pk).count()
 
 
+@write()
+def apply_plan(request: HttpRequest, v: Values) -> None:
+    tournament_services.apply_seating_plan(
+        actor=request.user, plan=v["plan"], from_session=v["from_session"]
+    )
+    messages.success(request, _("Seating applied: tables and games are ready."))
+
+
 @login_required
 def seating_plan(request: HttpRequest, slug: str, plan_id: int) -> HttpResponse:
     """A plan's progress (htmx polls this while it runs), then its quality report."""
@@ -798,20 +797,12 @@ def seating_plan(request: HttpRequest, slug: str, plan_id: int) -> HttpResponse:
     if request.method == "POST" and apply_form.is_valid():
         start = apply_form.cleaned_data["from_session"]
         effect = plan_effect(plan, start) if plan.status == SeatingPlan.Status.DONE else None
-        if effect and effect["replaced"] and not request.POST.get("confirm"):
-            # Seated sessions would be replaced: show the quality before and after, ask again.
-            pass
-        else:
-            ok, _result = run_service(
-                request,
-                apply_form,
-                tournament_services.apply_seating_plan,
-                plan=plan,
-                from_session=start,
-            )
-            if ok:
-                messages.success(request, _("Seating applied: tables and games are ready."))
-                return redirect("tournaments:console", slug=slug)
+        # Seated sessions would be replaced: show the quality before and after, ask again.
+        if not (effect and effect["replaced"]) or request.POST.get("confirm"):
+            back = redirect("tournaments:console", slug=slug)
+            done = perform(request, apply_form, apply_plan, back=back, plan=plan)
+            if done is not None:
+                return done
             effect = None
     start = (
         apply_form.cleaned_data["from_session"]
@@ -839,34 +830,38 @@ def seating_plan(request: HttpRequest, slug: str, plan_id: int) -> HttpResponse:
 # ---------------------------------------------------------------- sessions
 
 
+@write()
+def substitute(request: HttpRequest, v: Values) -> None:
+    """EMA 2025 7.3: a substitute takes a seat at one of the session's tables."""
+    table = {"table__session": v["session"], "table__number": v["table"]}
+    game = Game.objects.filter(**table).first()
+    if game is None:
+        raise ValidationFailed(_("No game at this table."), field="table")
+    tournament_services.substitute_player(
+        actor=request.user,
+        game=game,
+        seat=int(v["seat"]),
+        substitute=v["substitute"],
+        reason=v["reason"],
+        from_=v["from_"],
+    )
+    messages.success(request, _("Substitute seated."))
+
+
 @login_required
 def session_console(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     tournament = organiser_tournament(request, slug)
-    session = get_object_or_404(Session, tournament=tournament, number=number)
+    objects = session_page(tournament, number)
+    session = objects["session"]
     substitute_form = SubstituteForm(request.POST or None, tournament=tournament)
-    if request.method == "POST" and substitute_form.is_valid():
-        data = substitute_form.cleaned_data
-        game = Game.objects.filter(table__session=session, table__number=data["table"]).first()
-        if game is None:
-            substitute_form.add_error("table", _("No game at this table."))
-        else:
-            ok, _result = run_service(
-                request,
-                substitute_form,
-                tournament_services.substitute_player,
-                game=game,
-                seat=int(data["seat"]),
-                substitute=data["substitute"],
-                reason=data["reason"],
-                from_=data["from_"],
-            )
-            if ok:
-                messages.success(request, _("Substitute seated."))
-                return redirect("tournaments:session", slug=slug, number=number)
+    if request.method == "POST":
+        back = redirect("tournaments:session", slug=slug, number=number)
+        done = perform(request, substitute_form, substitute, back=back, **objects)
+        if done is not None:
+            return done
     tables = session_tables(session)
     context = {
-        "tournament": tournament,
-        "session": session,
+        **objects,
         "clock": session_clock(session),
         "tables": tables,
         "unfinished": sum(
@@ -881,181 +876,129 @@ def session_console(request: HttpRequest, slug: str, number: int) -> HttpRespons
     return render(request, "tournaments/console/session.html", context, status=status)
 
 
-@login_required
-@require_POST
-def session_clock_action(request: HttpRequest, slug: str, number: int) -> HttpResponse:
-    """The session clock (EMA 2025 7.4): pause, resume, extend, or set the length before the
-    start. Every change is audited by the service."""
-    tournament = organiser_tournament(request, slug)
-    session = get_object_or_404(Session, tournament=tournament, number=number)
-    action = request.POST.get("action", "")
-    minutes: int | None = None
-    if action in ("extend", "length"):
-        try:
-            minutes = int(request.POST.get("minutes", ""))
-        except ValueError:
-            messages.error(request, _("Minutes: give a whole number."))
-            return redirect("tournaments:session", slug=slug, number=number)
-    n = minutes or 0
-    calls: dict[str, tuple[Callable[..., Any], dict[str, Any], str]] = {
-        "pause": (tournament_services.pause_session, {}, _("Clock paused.")),
-        "resume": (tournament_services.resume_session, {}, _("Clock running again.")),
-        "extend": (
-            tournament_services.extend_session,
-            {"minutes": minutes, "reason": request.POST.get("reason", "")},
-            (
-                ngettext("%(n)s minute added.", "%(n)s minutes added.", n)
-                if n >= 0
-                else ngettext("%(n)s minute taken off.", "%(n)s minutes taken off.", -n)
-            )
-            % {"n": abs(n)},
-        ),
-        "length": (
-            tournament_services.set_session_length,
-            {"minutes": minutes},
-            ngettext("The session lasts %(n)s minute.", "The session lasts %(n)s minutes.", n)
-            % {"n": n},
-        ),
-    }
-    if action not in calls:
-        raise PermissionDenied(_("Unknown action."))
-    service, kwargs, done = calls[action]
-    ok, _result = run_service(request, None, service, session=session, **kwargs)
-    if ok:
-        messages.success(request, done)
-    return redirect("tournaments:session", slug=slug, number=number)
+# The session clock (EMA 2025 7.4): pause, resume, extend, or set the length before the
+# start. Every change is audited by the service.
+MINUTES = gettext_lazy("Minutes: give a whole number.")
 
 
-@login_required
-@require_POST
-def session_action(request: HttpRequest, slug: str, number: int, action: str) -> HttpResponse:
-    tournament = organiser_tournament(request, slug)
-    session = get_object_or_404(Session, tournament=tournament, number=number)
-    if action == "reopen":
-        # Issue 15: the organiser's override of locked results, with a reason (audited);
-        # after publication the results are provisional again until re-published.
-        ok, _result = run_service(
-            request,
-            None,
-            tournament_services.reopen_session,
-            session=session,
-            reason=(request.POST.get("reason") or "").strip(),
-        )
-        if ok:
-            messages.success(request, _("Session reopened: its results are provisional again."))
-        return redirect("tournaments:session", slug=slug, number=number)
-    service = {
-        "start": tournament_services.start_session,
-        "close": tournament_services.close_session,
-    }.get(action)
-    if service is None:
-        raise PermissionDenied(_("Unknown action."))
-    ok, _result = run_service(request, None, service, session=session)
-    if ok:
-        messages.success(
-            request, _("Session started.") if action == "start" else _("Session closed.")
-        )
-    return redirect("tournaments:session", slug=slug, number=number)
+@write()
+def pause(request: HttpRequest, v: Values) -> None:
+    tournament_services.pause_session(actor=request.user, session=v["session"])
+    messages.success(request, _("Clock paused."))
+
+
+@write()
+def resume(request: HttpRequest, v: Values) -> None:
+    tournament_services.resume_session(actor=request.user, session=v["session"])
+    messages.success(request, _("Clock running again."))
+
+
+@write(MinutesForm, invalid=MINUTES)
+def extend(request: HttpRequest, v: Values) -> None:
+    n = v["minutes"]
+    tournament_services.extend_session(
+        actor=request.user, session=v["session"], minutes=n, reason=v["reason"]
+    )
+    said = (
+        ngettext("%(n)s minute added.", "%(n)s minutes added.", n)
+        if n >= 0
+        else ngettext("%(n)s minute taken off.", "%(n)s minutes taken off.", -n)
+    )
+    messages.success(request, said % {"n": abs(n)})
+
+
+@write(MinutesForm, invalid=MINUTES)
+def set_length(request: HttpRequest, v: Values) -> None:
+    n = v["minutes"]
+    tournament_services.set_session_length(actor=request.user, session=v["session"], minutes=n)
+    said = ngettext("The session lasts %(n)s minute.", "The session lasts %(n)s minutes.", n)
+    messages.success(request, said % {"n": n})
+
+
+@write()
+def start(request: HttpRequest, v: Values) -> None:
+    tournament_services.start_session(actor=request.user, session=v["session"])
+    messages.success(request, _("Session started."))
+
+
+@write()
+def close(request: HttpRequest, v: Values) -> None:
+    tournament_services.close_session(actor=request.user, session=v["session"])
+    messages.success(request, _("Session closed."))
+
+
+@write(OptionalReasonForm)
+def reopen(request: HttpRequest, v: Values) -> None:
+    """Issue 15: the organiser's override of locked results, with a reason (audited; the
+    service refuses none); after publication the results are provisional until re-published."""
+    tournament_services.reopen_session(actor=request.user, session=v["session"], reason=v["reason"])
+    messages.success(request, _("Session reopened: its results are provisional again."))
+
+
+session_clock_action = console_post(
+    "tournaments:session",
+    {"pause": pause, "resume": resume, "extend": extend, "length": set_length},
+    load=session_page,
+)
+session_action = console_post(
+    "tournaments:session", {"start": start, "close": close, "reopen": reopen}, load=session_page
+)
 
 
 # ---------------------------------------------------------------- penalties
 
 
-@login_required
-def penalties(request: HttpRequest, slug: str) -> HttpResponse:
-    tournament = organiser_tournament(request, slug)
-    form = PenaltyForm(request.POST or None, tournament=tournament)
-    if request.method == "POST" and form.is_valid():
-        data = form.cleaned_data
-        session = None
-        if data.get("session"):
-            session = Session.objects.filter(tournament=tournament, number=data["session"]).first()
-            if session is None:
-                form.add_error("session", _("No such session."))
-        if not form.errors:
-            ok, _result = run_service(
-                request,
-                form,
-                tournament_services.add_penalty,
-                tournament=tournament,
-                player=data["player"],
-                kind=data["kind"],
-                points=data.get("points"),
-                minutes_late=data.get("minutes_late"),
-                seconds_late=data.get("seconds_late"),
-                session=session,
-                reason=data["reason"],
-            )
-            if ok:
-                messages.success(request, _("Penalty recorded."))
-                return redirect("tournaments:penalties", slug=slug)
-    return _penalties_page(request, tournament, form, TablePenaltyForm(prefix="table"))
-
-
-def _penalties_page(
-    request: HttpRequest, tournament: Tournament, form: PenaltyForm, table_form: TablePenaltyForm
-) -> HttpResponse:
-    rows = tournament.penalties.select_related("player", "session").order_by("-created_at")
-    status = 400 if form.errors or table_form.errors else 200
-    return render(
-        request,
-        "tournaments/console/penalties.html",
-        {"tournament": tournament, "form": form, "table_form": table_form, "rows": rows},
-        status=status,
+@write(PenaltyForm, for_tournament=True)
+def add_penalty(request: HttpRequest, v: Values) -> None:
+    tournament = v["tournament"]
+    tournament_services.add_penalty(
+        actor=request.user,
+        tournament=tournament,
+        player=v["player"],
+        kind=v["kind"],
+        points=v.get("points"),
+        minutes_late=v.get("minutes_late"),
+        seconds_late=v.get("seconds_late"),
+        session=numbered_session(tournament, v["session"]) if v.get("session") else None,
+        reason=v["reason"],
     )
+    messages.success(request, _("Penalty recorded."))
 
 
-@login_required
-@require_POST
-def penalty_table(request: HttpRequest, slug: str) -> HttpResponse:
+@write(TablePenaltyForm, prefix="table")
+def penalise_table(request: HttpRequest, v: Values) -> None:
     """EMA 2025 7.5: a score-sheet penalty for every player of a table at once."""
-    tournament = organiser_tournament(request, slug)
-    form = TablePenaltyForm(request.POST, prefix="table")
-    if form.is_valid():
-        data = form.cleaned_data
-        session = Session.objects.filter(tournament=tournament, number=data["session"]).first()
-        if session is None:
-            form.add_error("session", _("No such session."))
-        else:
-            ok, result = run_service(
-                request,
-                form,
-                tournament_services.add_table_penalty,
-                tournament=tournament,
-                session=session,
-                table_number=data["table"],
-                reason=data["reason"],
-            )
-            if ok:
-                messages.success(
-                    request,
-                    ngettext(
-                        "Score-sheet penalty recorded for %(n)d player.",
-                        "Score-sheet penalty recorded for each of the %(n)d players.",
-                        len(result),
-                    )
-                    % {"n": len(result)},
-                )
-                return redirect("tournaments:penalties", slug=slug)
-    return _penalties_page(request, tournament, PenaltyForm(tournament=tournament), form)
+    given = tournament_services.add_table_penalty(
+        actor=request.user,
+        tournament=v["tournament"],
+        session=numbered_session(v["tournament"], v["session"]),
+        table_number=v["table"],
+        reason=v["reason"],
+    )
+    said = ngettext(
+        "Score-sheet penalty recorded for %(n)d player.",
+        "Score-sheet penalty recorded for each of the %(n)d players.",
+        len(given),
+    )
+    messages.success(request, said % {"n": len(given)})
 
 
-@login_required
-@require_POST
-def penalty_cancel(request: HttpRequest, slug: str, penalty_id: int) -> HttpResponse:
-    tournament = organiser_tournament(request, slug)
-    penalty = get_object_or_404(Penalty, pk=penalty_id, tournament=tournament)
-    form = ReasonForm(request.POST)
-    if not form.is_valid():
-        messages.error(request, _("Give a reason to cancel a penalty."))
-    else:
-        ok, _result = run_service(
-            request,
-            None,
-            tournament_services.cancel_penalty,
-            penalty=penalty,
-            reason=form.cleaned_data["reason"],
-        )
-        if ok:
-            messages.success(request, _("Penalty cancelled."))
-    return redirect("tournaments:penalties", slug=slug)
+@write(ReasonForm, invalid=gettext_lazy("Give a reason to cancel a penalty."))
+def cancel_penalty(request: HttpRequest, v: Values) -> None:
+    tournament_services.cancel_penalty(actor=request.user, penalty=v["penalty"], reason=v["reason"])
+    messages.success(request, _("Penalty cancelled."))
+
+
+PENALTIES = ConsolePage(
+    "tournaments:penalties",
+    "tournaments/console/penalties.html",
+    {"form": add_penalty, "table_form": penalise_table},
+    lambda request, tournament: {
+        "rows": tournament.penalties.select_related("player", "session").order_by("-created_at")
+    },
+)
+penalties = page_view(PENALTIES, "form")
+penalty_table = page_view(PENALTIES, "table_form", post_only=True)
+penalty_cancel = console_post(
+    "tournaments:penalties", cancel_penalty, load=one_of("penalty", Penalty, "penalty_id")
+)
