@@ -26,6 +26,33 @@ ROOT = Path(__file__).resolve().parent.parent
 settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
+def _flush_by_delete(
+    self: Any, style: Any, tables: list[str], *, reset_sequences: bool = False, **options: Any
+) -> list[str]:
+    """Empty the tables with DELETE, not TRUNCATE, after each transactional test on PostgreSQL.
+
+    TRUNCATE gives each of the ~40 tables a new file (and drops the old one at commit): 1.0-1.3 s
+    per flush on this machine, after every browser, live-server, fuzz and concurrency test (about
+    170 of them), while DELETE of their few rows took 6 ms. Same end state: every row gone,
+    sequences left as TRUNCATE without RESTART IDENTITY leaves them. Django's flush runs the
+    list in one transaction and its foreign keys are DEFERRABLE INITIALLY DEFERRED, so the order
+    of the deletes does not matter. Tests only; production never flushes.
+    """
+    if not tables or reset_sequences or options.get("allow_cascade"):
+        return _truncate(self, style, tables, reset_sequences=reset_sequences, **options)
+    return ["SET CONSTRAINTS ALL DEFERRED;"] + [
+        f"{style.SQL_KEYWORD('DELETE FROM')} {style.SQL_FIELD(self.quote_name(table))};"
+        for table in tables
+    ]
+
+
+if connections["default"].vendor == "postgresql":
+    from django.db.backends.postgresql.operations import DatabaseOperations as _PostgresOperations
+
+    _truncate = _PostgresOperations.sql_flush
+    _PostgresOperations.sql_flush = _flush_by_delete  # type: ignore[method-assign]
+
+
 # Cache keys of one test never meet another's in a shared Redis: the login throttle counts
 # failures per address for 15 minutes, and counts left by an earlier test, run or xdist worker
 # locked later tests out. The prefix is per process, not per thread, so a test's live server and
