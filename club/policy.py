@@ -29,7 +29,7 @@ def night_id_of(game: Game) -> int | None:
         return None
     return remembered(
         ("game_club_night", game.pk),
-        ClubGame.objects.filter(game_id=game.pk).values_list("night_id", flat=True).first,
+        lambda: ClubGame.objects.filter(game_id=game.pk).values_list("night_id", flat=True).first(),
     )
 
 

@@ -16,7 +16,7 @@ def is_club_admin(user: Any, club: Club | int) -> bool:
     club_id = club if isinstance(club, int) else club.pk
     return remembered(
         ("club_admin", club_id, user.pk),
-        Membership.objects.filter(
+        lambda: Membership.objects.filter(
             club_id=club_id, player__user_id=user.pk, role=Membership.Role.ADMIN
-        ).exists,
+        ).exists(),
     )

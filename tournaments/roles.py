@@ -28,11 +28,13 @@ def _has_role(user: Any, tournament: Tournament | int, roles: tuple[str, ...]) -
     if not _authenticated(user):
         return False
     tournament_id = tournament if isinstance(tournament, int) else tournament.pk
+    # The query is built only when the memo has no answer (issue 14.7: a hand POST asks three
+    # times, answered by the game's own query; building the queryset each time cost CPU).
     return _remembered(
         ("staff", tournament_id, user.pk, roles),
-        StaffRole.objects.filter(
+        lambda: StaffRole.objects.filter(
             tournament_id=tournament_id, user_id=user.pk, role__in=roles
-        ).exists,
+        ).exists(),
     )
 
 
@@ -71,9 +73,11 @@ def tournament_id_of_game(game: Game) -> int | None:
     # A game never moves to another tournament: safe to remember for the request.
     return _remembered(
         ("game_tournament", game.pk),
-        Table.objects.filter(game_id=game.pk)
-        .values_list("session__tournament_id", flat=True)
-        .first,
+        lambda: (
+            Table.objects.filter(game_id=game.pk)
+            .values_list("session__tournament_id", flat=True)
+            .first()
+        ),
     )
 
 
