@@ -101,6 +101,8 @@ def test_a_revalidation_is_one_query_and_answers_as_a_full_read_does() -> None:
     tournament.refresh_from_db()  # the recompute renewed the version
     assert unchanged["ETag"] == tag == f'"standings-{tournament.standings_version}"'
     assert len(queries.captured_queries) == 1
+    assert client.get(URL.replace("spring-open", "spring-opens")).status_code == 404
+    assert client.get(URL.replace("spring-open", "Spring-Open")).status_code == 404
     # With a query string the filters apply, and the same table and tag come back.
     filtered = client.get(f"{URL}?format=json&year=2026")
     assert filtered.status_code == 200

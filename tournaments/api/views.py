@@ -8,8 +8,10 @@ tournaments.roles). POSTs honour `Idempotency-Key`.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Any
 
 import django_filters
+from django.db import connection
 from django.db.models import QuerySet
 from django.http import Http404, HttpResponse, HttpResponseNotModified
 from django.shortcuts import get_object_or_404
@@ -125,6 +127,44 @@ def _download(content: str | bytes, *, filename: str, content_type: str) -> Http
     return response
 
 
+def _tournament_by_slug(slug: str, fields: tuple[str, ...]) -> Tournament | None:
+    """`Tournament.objects.only(*fields).filter(slug=slug).first()` without building the query
+    each time: the statement and the columns' converters are made once per process from the
+    model (issue 14.7: on the most frequent request, the ORM's query building was ~0.16 ms of
+    its ~1.4 ms of CPU)."""
+    names = tuple(Tournament._meta.pk.attname if f == "pk" else f for f in fields)
+    prepared = _BY_SLUG.get((connection.alias, names))
+    if prepared is None:
+        quote = connection.ops.quote_name
+        table = Tournament._meta.db_table
+        columns = [Tournament._meta.get_field(n).get_col(table) for n in names]
+        sql = (
+            f"SELECT {', '.join(quote(c.target.column) for c in columns)} FROM {quote(table)} "
+            f"WHERE {quote(Tournament._meta.get_field('slug').column)} = %s"
+        )
+        # What the ORM applies to each column read (a UUID from SQLite's text, ...).
+        converters = [
+            (c, connection.ops.get_db_converters(c) + c.get_db_converters(connection))
+            for c in columns
+        ]
+        prepared = _BY_SLUG[(connection.alias, names)] = (sql, converters)
+    sql, converters = prepared
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [slug])
+        row = cursor.fetchone()
+    if row is None:
+        return None
+    values = []
+    for value, (column, convert) in zip(row, converters, strict=True):
+        for converter in convert:
+            value = converter(value, column, connection)
+        values.append(value)
+    return Tournament.from_db(connection.alias, list(names), values)
+
+
+_BY_SLUG: dict[tuple[str, tuple[str, ...]], tuple[str, list[Any]]] = {}
+
+
 # What a standings read needs of the tournament: its id and standings version (the ETag and
 # the cache key); `slug` and `status` for the permission classes and anything that logs it.
 STANDINGS_FIELDS = ("pk", "slug", "status", "standings_version")
@@ -222,11 +262,10 @@ class TournamentViewSet(
             queryset = self.filter_queryset(self.get_queryset()).only(*fields)
             tournament = get_object_or_404(queryset, slug=self.kwargs["slug"])
         else:
-            tournament = get_object_or_404(
-                Tournament.objects.only(*fields), slug=self.kwargs["slug"]
-            )
-            if not can_see_tournament(self.request.user, tournament):
+            found = _tournament_by_slug(self.kwargs["slug"], fields)
+            if found is None or not can_see_tournament(self.request.user, found):
                 raise Http404
+            tournament = found
         self.check_object_permissions(self.request, tournament)
         return tournament
 
