@@ -12,7 +12,7 @@ from typing import Any
 
 import django_filters
 from django.db import connection
-from django.db.models import QuerySet
+from django.db.models import Field, QuerySet
 from django.http import Http404, HttpResponse, HttpResponseNotModified
 from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
@@ -137,10 +137,11 @@ def _tournament_by_slug(slug: str, fields: tuple[str, ...]) -> Tournament | None
     if prepared is None:
         quote = connection.ops.quote_name
         table = Tournament._meta.db_table
-        columns = [Tournament._meta.get_field(n).get_col(table) for n in names]
+        fields_read = [_concrete(n) for n in names]
+        columns = [f.get_col(table) for f in fields_read]
         sql = (
-            f"SELECT {', '.join(quote(c.target.column) for c in columns)} FROM {quote(table)} "
-            f"WHERE {quote(Tournament._meta.get_field('slug').column)} = %s"
+            f"SELECT {', '.join(quote(str(f.column)) for f in fields_read)} FROM {quote(table)} "
+            f"WHERE {quote(str(_concrete('slug').column))} = %s"
         )
         # What the ORM applies to each column read (a UUID from SQLite's text, ...).
         converters = [
@@ -160,6 +161,12 @@ def _tournament_by_slug(slug: str, fields: tuple[str, ...]) -> Tournament | None
             value = converter(value, column, connection)
         values.append(value)
     return Tournament.from_db(connection.alias, list(names), values)
+
+
+def _concrete(name: str) -> Field[Any, Any]:
+    field = Tournament._meta.get_field(name)
+    assert isinstance(field, Field)  # a column of the tournament's own table
+    return field
 
 
 _BY_SLUG: dict[tuple[str, tuple[str, ...]], tuple[str, list[Any]]] = {}
