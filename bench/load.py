@@ -22,7 +22,11 @@ What it does, all on this machine (loopback only):
 4. prints p50/p95/p99 latency and errors per request type against the goal (hand entry
    p95 <= 50 ms, 0 errors) and checks that no hand was lost: Hand rows in the database ==
    201 answers the referees received;
-5. stops everything it started and drops the scratch database (`--keep-db` keeps it).
+5. says how much CPU the web server, the worker, PostgreSQL and locust used per request in
+   the steady state (from /proc, sampled once a second): on a machine shared with other work
+   the requests per second are the machine's share, the web server's CPU per request is the
+   code's figure;
+6. stops everything it started and drops the scratch database (`--keep-db` keeps it).
 
 Exit status: 0 when no hand was lost and no request failed (the latency goal is reported, not
 enforced: the figure depends on the machine), 1 otherwise.
@@ -43,6 +47,7 @@ import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import urllib.parse
 import urllib.request
@@ -80,7 +85,8 @@ if os.environ.get(PLAN_ENV):
 
     PLAN: dict[str, Any] = json.loads(Path(os.environ[PLAN_ENV]).read_text())
     _referee_slots = itertools.count()
-    _acknowledged = {"hands": 0, "finalized": 0}
+    # Standings reads by answer: a full table (200) or "unchanged since your ETag" (304).
+    _acknowledged = {"hands": 0, "finalized": 0, "standings_200": 0, "standings_304": 0}
 
     class Referee(FastHttpUser):
         """One table's referee: enters a hand every few seconds, each game its own."""
@@ -173,6 +179,8 @@ if os.environ.get(PLAN_ENV):
             )
             if response.headers is not None:
                 self.etag = str(response.headers.get("ETag") or self.etag)
+            if response.status_code in (200, 304):
+                _acknowledged[f"standings_{response.status_code}"] += 1
 
     @events.quitting.add_listener
     def _write_acknowledged(environment: Any, **_: Any) -> None:
@@ -423,6 +431,82 @@ def print_table(rows: list[dict[str, str]], duration: float) -> bool:
     return met
 
 
+class CpuSampler(threading.Thread):
+    """Once a second, the CPU time (user + system, from /proc) used so far by the processes of
+    each group: the web server's and the worker's process groups (each started in a session of
+    its own), locust (this process's children), and every PostgreSQL backend on the machine
+    (other users' included). Processes that ended keep the time they had used."""
+
+    def __init__(self, web: int, worker: int) -> None:
+        super().__init__(daemon=True)
+        self.groups = {web: "web", worker: "worker"}
+        self.samples: list[tuple[float, dict[str, float]]] = []
+        self.used: dict[int, tuple[str, int]] = {}
+        self.done = threading.Event()
+        self.tick = os.sysconf("SC_CLK_TCK")
+
+    def _group(self, pid: str, stat: list[str]) -> str | None:
+        group = self.groups.get(int(stat[2]))  # the process group
+        if group is not None:
+            return group
+        try:
+            command = Path(f"/proc/{pid}/cmdline").read_bytes()
+        except OSError:
+            return None
+        if command.startswith(b"postgres"):
+            return "postgres"
+        if int(stat[1]) == os.getpid() and b"locust" in command:
+            return "locust"
+        return None
+
+    def sample(self) -> None:
+        for pid in os.listdir("/proc"):
+            if not pid.isdigit():
+                continue
+            try:
+                stat = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+            except (OSError, IndexError):
+                continue
+            group = self._group(pid, stat)
+            if group is not None:
+                self.used[int(pid)] = (group, int(stat[11]) + int(stat[12]))
+        totals: dict[str, float] = {}
+        for group, ticks in self.used.values():
+            totals[group] = totals.get(group, 0.0) + ticks / self.tick
+        self.samples.append((time.time(), totals))
+
+    def run(self) -> None:
+        while not self.done.is_set():
+            self.sample()
+            self.done.wait(1.0)
+
+    def at(self, when: float, group: str) -> float:
+        return min(self.samples, key=lambda s: abs(s[0] - when))[1].get(group, 0.0)
+
+
+def print_cpu(sampler: CpuSampler, csv_prefix: Path) -> None:
+    """CPU per request in the steady state: the CPU each group used between the first and the
+    last second locust counted after all users ran (its stats history), per request counted."""
+    with open(f"{csv_prefix}_stats_history.csv", newline="") as handle:
+        rows = [r for r in csv.DictReader(handle) if r["Name"] == "Aggregated"]
+    start = 0  # the history restarts at 0 requests when the users are all running
+    for i in range(1, len(rows)):
+        if int(rows[i]["Total Request Count"]) < int(rows[i - 1]["Total Request Count"]):
+            start = i
+    if len(rows) - start < 2 or not sampler.samples:
+        print("CPU: not enough samples")
+        return
+    first, last = rows[start], rows[-1]
+    t0, t1 = float(first["Timestamp"]), float(last["Timestamp"])
+    served = int(last["Total Request Count"]) - int(first["Total Request Count"])
+    print(f"\nCPU in the steady state ({t1 - t0:.0f} s, {served} requests, from /proc):")
+    for group in ("web", "worker", "postgres", "locust"):
+        used = sampler.at(t1, group) - sampler.at(t0, group)
+        per_request = 1000 * used / max(served, 1)
+        print(f"  {group:<9}{used / (t1 - t0):6.2f} cores  {per_request:6.2f} ms per request")
+    print("  (postgres: every backend on the machine, other users' included)")
+
+
 def fuzz_live(base: str, examples: int, work: Path, max_time: int) -> int:
     """bench/fuzz.py against the running server: it seeds the objects the operations act on
     (in this process's database, the server's), runs schemathesis with links and fixed path
@@ -584,6 +668,8 @@ def main() -> int:
         locust_cmd += ["--stop-timeout", "60", "--exit-code-on-error", "0", "--loglevel"]
         locust_cmd += ["WARNING"]
         load_before = os.getloadavg()[0]
+        sampler = CpuSampler(web.pid, worker.pid)
+        sampler.start()
         log(
             f"locust: {options.referees} referees + {options.readers} readers, {options.duration} s"
         )
@@ -595,6 +681,8 @@ def main() -> int:
             text=True,
             timeout=options.duration + 180,  # it stops by itself; this is the backstop
         )
+        sampler.done.set()
+        sampler.join()
         (work / "locust.log").write_text(result.stdout + result.stderr)
         if result.returncode != 0 or not acknowledged_file.exists():
             print(result.stdout[-3000:], result.stderr[-3000:])
@@ -615,6 +703,10 @@ def main() -> int:
             f"{counts['finished']} finished in the database; "
             f"standings rows: {counts['standing_rows']}"
         )
+        print(
+            f"standings reads: {acknowledged.get('standings_200', 0)} answered with the table "
+            f"(200), {acknowledged.get('standings_304', 0)} unchanged (304), ramp-up included"
+        )
         errors = sum(int(r["Failure Count"]) for r in stats if r["Name"] == "Aggregated")
         print(
             f"errors: {errors}; machine: {os.cpu_count()} cores, load average "
@@ -623,6 +715,7 @@ def main() -> int:
         )
         if not met:
             print("(the latency goal is reported, not enforced: see docs/reliability.md)")
+        print_cpu(sampler, csv_prefix)
         server_errors = 0
         if options.fuzz_examples:
             server_errors = fuzz_live(base, options.fuzz_examples, work, options.fuzz_max_time)
