@@ -236,7 +236,7 @@ class MinutesForm(forms.Form):
         try:
             return int(self.cleaned_data["minutes"])
         except ValueError as error:
-            raise forms.ValidationError("not a whole number") from error
+            raise forms.ValidationError(_("Minutes: give a whole number.")) from error
 
 
 class SeatingRequestForm(forms.Form):
