@@ -21,6 +21,7 @@ from scoring.records import check_game_points, game_final
 from scoring.selectors import game_chombos
 from scoring.summary import GameSummary
 from tournaments.models import Penalty, StandingRow, Table, Tournament
+from tournaments.roles import table_of
 from tournaments.spreadsheet import SafeCsvWriter, append_xlsx_row, is_formula_like
 from tournaments.standings.exports import thousands
 from tournaments.standings.services import compute_standings
@@ -138,7 +139,7 @@ def _ranked_rows(tournament: Tournament) -> list[StandingRow]:
 
 
 def _where(game: Game) -> str:
-    table = game.table
+    table = table_of(game)
     if table is None:
         return f"game {game.pk}"
     return f"session {table.session.number} table {table.number}"
@@ -155,6 +156,7 @@ def _chombo_lines(game: Game) -> list[dict[str, Any]]:
         gs.seat: gs.player for gs in GameSeat.objects.filter(game=game).select_related("player")
     }
     hands = GameSummary.of(game.summary).hands
+    table = table_of(game)
     lines = []
     for c in found:
         player = players.get(c["seat"])
@@ -171,7 +173,7 @@ def _chombo_lines(game: Game) -> list[dict[str, Any]]:
                 "player_id": player.pk if player else None,
                 "kind": "chombo",
                 "points": c["points"],
-                "session": game.table.session.number if game.table else None,
+                "session": table.session.number if table else None,
                 "reason": f"{_where(game)}, {where}",
                 "game_id": game.pk,
             }

@@ -166,6 +166,7 @@ def _player_games(tournament: Tournament, player: Player) -> list[dict[str, Any]
     games: list[dict[str, Any]] = []
     for game_seat in seats:
         game: Game = game_seat.game
+        table = roles.table_of(game)  # read with the seat (select_related)
         summary = GameSummary.of(game.summary)
         hands = summary.hands
         seat = game_seat.seat
@@ -178,8 +179,8 @@ def _player_games(tournament: Tournament, player: Player) -> list[dict[str, Any]
         games.append(
             {
                 "game": game,
-                "session": game.table.session if game.table else None,
-                "table": game.table,
+                "session": table.session if table else None,
+                "table": table,
                 "seat": seat,
                 "opponents": [
                     str(s.player) for s in game.seats.select_related("player") if s.seat != seat
@@ -191,8 +192,8 @@ def _player_games(tournament: Tournament, player: Player) -> list[dict[str, Any]
                 "chart": line_chart_svg(
                     scores,
                     labels=labels,
-                    title=_("Score through session %(n)s") % {"n": game.table.session.number}
-                    if game.table
+                    title=_("Score through session %(n)s") % {"n": table.session.number}
+                    if table
                     else _("Score"),
                     baseline=start,
                 )

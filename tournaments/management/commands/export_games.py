@@ -17,6 +17,7 @@ from django.core.management.base import BaseCommand, CommandParser
 
 from scoring.models import Game
 from scoring.records import game_record
+from tournaments.roles import table_of
 
 from ._lookup import tournament_named
 
@@ -37,8 +38,9 @@ class Command(BaseCommand):
         )
         records: list[tuple[str, dict[str, Any]]] = []
         for game in games:
-            assert game.table is not None
-            name = f"s{game.table.session.number:02d}-t{game.table.number:03d}"
+            table = table_of(game)
+            assert table is not None  # the tournament's games are played at its tables
+            name = f"s{table.session.number:02d}-t{table.number:03d}"
             records.append((name, game_record(game)))
         output = Path(options["output"])
         if options["output"].endswith(("/", os.sep)):
