@@ -2,19 +2,23 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
+import django_filters
 from django.db.models import Q, QuerySet
+from django.utils import formats
+from django.utils.translation import gettext as _
 
 from club.models import Club, ClubGame, ClubNight, Membership
 from club.roles import is_club_admin
+from core.api.base import ID_BOUNDS
 from core.errors import PermissionDenied
 from core.models import Player
 from core.players import PlayerPolicy
 from core.roles import player_of, remembered
 from scoring.models import Game
-from scoring.policy import GamePolicy
+from scoring.policy import GamePolicy, PlaceLabels, game_relations
 
 
 def night_id_of(game: Game) -> int | None:
@@ -74,7 +78,7 @@ class ClubGamePolicy(GamePolicy):
             "club_games": list(
                 Game.objects.filter(club_game__isnull=False, seats__player=me)
                 .filter(Q(status=Game.Status.IN_PROGRESS) | Q(confirmed=False))
-                .select_related("club_game__night__club")
+                .select_related(*game_relations())  # what place_labels reads
                 .prefetch_related("seats__player")
                 .order_by("-club_game__night__date", "pk")
                 .distinct()
@@ -84,6 +88,23 @@ class ClubGamePolicy(GamePolicy):
     def place(self, game: Game) -> dict[str, Any]:
         return {**super().place(game), "club_night": night_id_of(game)}
 
+    def labels(self, game: Game) -> PlaceLabels:
+        night = night_of(game)
+        if night is None:
+            return super().labels(game)
+        detail = [formats.localize(night.date), game.ruleset]
+        if not game.confirmed:
+            detail.append(_("hands to confirm"))
+        return PlaceLabels(heading=str(night), line=night.club.name, detail=" · ".join(detail))
+
+    def api_filters(self) -> dict[str, Any]:
+        return {
+            "club_night": django_filters.NumberFilter(
+                field_name="club_game__night_id", **ID_BOUNDS
+            ),
+            "club": django_filters.CharFilter(field_name="club_game__night__club__slug"),
+        }
+
     place_kind = "club_night"
 
     def places(self) -> QuerySet[ClubNight]:
@@ -91,6 +112,9 @@ class ClubGamePolicy(GamePolicy):
 
     def claims(self, place: Any) -> bool:
         return isinstance(place, ClubNight)
+
+    def house_rules(self, place: Any) -> tuple[str, Mapping[str, Any] | None]:
+        return place.club.ruleset, place.club.rule_overrides
 
     def check_create(self, actor: Any, place: Any, players: Sequence[Player]) -> None:
         """Club games count for ratings: a club organiser may create one for anyone; a member

@@ -11,12 +11,15 @@ only site admins edit it, nothing is locked, nothing waits for confirmation.
 The link between a game and where it is played belongs to the upper app too
 (`tournaments.Table.game`, the club night's link): scoring creates a game "at a place" (a
 table, a club night: any object a policy `claims`), and the place's policy checks who may
-create it there and links it (`attach`).
+create it there and links it (`attach`). So does every name of the place's fields: the
+relations scoring loads with a game (`relations`), the game API's filters by place
+(`api_filters`) and what pages call the place (`labels`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from django.db.models import Q, QuerySet
@@ -32,6 +35,19 @@ if TYPE_CHECKING:
 # Where a game is played, as the game API shows it (`GET /games/<id>/`): None where a key does
 # not apply (a club game has no tournament). The app owning the game fills them (`place`).
 PLACE_FIELDS = ("tournament", "session", "table", "table_number", "club_night")
+
+
+@dataclass(frozen=True)
+class PlaceLabels:
+    """What pages call where a game is played, as the app owning it says (`labels`): `title`,
+    a table's short name ("Table 3"; empty where the place has none: a club night);
+    `heading`, the whole place ("Hamburg Open · Session 1, table 3"; the club night); and on
+    the referee start page a `line` and its `detail`. Empty for a game no app claims."""
+
+    title: str = ""
+    heading: str = ""
+    line: str = ""
+    detail: str = ""
 
 
 class GamePolicy:
@@ -80,6 +96,18 @@ class GamePolicy:
         night ids)."""
         return dict.fromkeys(PLACE_FIELDS)
 
+    def labels(self, game: Game) -> PlaceLabels:
+        """What pages call `game`'s place (read with `relations`: no query)."""
+        return PlaceLabels()
+
+    def api_filters(self) -> dict[str, Any]:
+        """The game API's list filters by place, by query parameter (`tournament`, `session`;
+        `club_night`, `club`): django_filters filters on Game."""
+        return {}
+
+    # Whether the entry page offers to reopen a finished game (a tournament table's).
+    offers_reopen = False
+
     # Where a game is played: a place this policy `claims` (a table, a club night).
 
     # The name of its places in the API's input (`table`, `club_night`) and their rows.
@@ -92,6 +120,11 @@ class GamePolicy:
     def claims(self, place: Any) -> bool:
         """Whether `place` is one of this policy's places."""
         return False
+
+    def house_rules(self, place: Any) -> tuple[str, Mapping[str, Any] | None]:
+        """The ruleset and overrides a game created at `place` plays by when the request names
+        none (a club's house rules)."""
+        raise NotImplementedError
 
     def check_create(self, actor: Any, place: Any, players: Sequence[Player]) -> None:
         """Raise PermissionDenied or ValidationFailed if `actor` (never None: the system is not
@@ -227,12 +260,30 @@ def game_place(game: Game) -> dict[str, Any]:
     return policy_for(game).place(game)
 
 
+def place_labels(game: Game) -> PlaceLabels:
+    """What pages call where `game` is played, as the app owning it says."""
+    return policy_for(game).labels(game)
+
+
+def place_filters() -> dict[str, Any]:
+    """Every registered policy's `api_filters`."""
+    return {name: f for policy in _policies for name, f in policy.api_filters().items()}
+
+
 def places_of_kind(kind: str) -> QuerySet[Any]:
     """The places an app names `kind` in the API (`table`, `club_night`)."""
     for policy in _policies:
         if policy.place_kind == kind:
             return policy.places()
     raise LookupError(f"no app registered places of kind {kind!r}")
+
+
+def house_rules(place: Any) -> tuple[str, Mapping[str, Any] | None]:
+    """The ruleset and overrides of a game at `place` when the request names none."""
+    policy = policy_for_place(place)
+    if policy is None:
+        raise LookupError(f"no app claims the place {place!r}")
+    return policy.house_rules(place)
 
 
 def game_relations() -> tuple[str, ...]:

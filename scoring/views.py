@@ -109,6 +109,7 @@ def _entry_context(
         "last_hand": state["hands"][-1] if state["hands"] else None,
         "locked": locked_message(user, game) if user is not None else None,
         "on_time": time_signal_state(user, game) if user is not None else None,
+        "offers_reopen": policy_for(game).offers_reopen,
         **extra,
     }
 

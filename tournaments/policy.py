@@ -8,16 +8,18 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+import django_filters
 from django.db.models import Q, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from core.api.base import ID_BOUNDS
 from core.errors import PermissionDenied, ValidationFailed
 from core.models import Player
 from core.players import PlayerPolicy
 from core.roles import is_site_admin
 from scoring.models import Game, GameSeat
-from scoring.policy import GamePolicy
+from scoring.policy import GamePolicy, PlaceLabels, game_relations
 from tournaments.clock import session_clock
 from tournaments.game_records import import_extensions, tournament_penalties
 from tournaments.models import Session, StaffRole, Table, Tournament
@@ -73,7 +75,7 @@ class TournamentGamePolicy(GamePolicy):
             games = games.filter(table__session__tournament_id__in=list(tournament_ids))
         return {
             "games": list(
-                games.select_related("table__session__tournament")
+                games.select_related(*game_relations())  # what place_labels reads
                 .prefetch_related("seats__player")
                 .order_by(
                     "table__session__tournament__name", "table__session__number", "table__number"
@@ -114,6 +116,29 @@ class TournamentGamePolicy(GamePolicy):
             "table_number": table.number,
             "club_night": None,
         }
+
+    def labels(self, game: Game) -> PlaceLabels:
+        table = table_of(game)
+        if table is None:
+            return super().labels(game)
+        session = table.session
+        title = _("Table %(number)s") % {"number": table.number}
+        where = _("Session %(s)s, table %(t)s") % {"s": session.number, "t": table.number}
+        return PlaceLabels(
+            title=title,
+            heading=f"{session.tournament.name} · {where}",
+            line=title,
+            detail=f"{session.tournament.name} · "
+            + _("Session %(number)s") % {"number": session.number},
+        )
+
+    def api_filters(self) -> dict[str, Any]:
+        return {
+            "tournament": django_filters.CharFilter(field_name="table__session__tournament__slug"),
+            "session": django_filters.NumberFilter(field_name="table__session_id", **ID_BOUNDS),
+        }
+
+    offers_reopen = True
 
     place_kind = "table"
 

@@ -7,6 +7,7 @@ game as it is now (`current`). POSTs honour `Idempotency-Key` (core.idempotency)
 from __future__ import annotations
 
 import hashlib
+from functools import cache
 from typing import Any
 
 import django_filters
@@ -32,7 +33,7 @@ from core.idempotency import IDEMPOTENCY_PARAMETER, idempotent
 from scoring import services
 from scoring.engine import load_ruleset
 from scoring.models import Game, GameSeat
-from scoring.policy import game_relations, game_stamp, policy_for
+from scoring.policy import game_relations, game_stamp, house_rules, place_filters, policy_for
 from scoring.selectors import chombo_points, visible_games
 from scoring.tiles import Situation, cross_check, evaluate
 
@@ -80,23 +81,34 @@ TILES_EXAMPLE = OpenApiExample(
 
 
 class GameFilter(django_filters.FilterSet):
-    tournament = django_filters.CharFilter(field_name="table__session__tournament__slug")
-    session = django_filters.NumberFilter(field_name="table__session_id", **ID_BOUNDS)
-    club_night = django_filters.NumberFilter(field_name="club_game__night_id", **ID_BOUNDS)
-    club = django_filters.CharFilter(field_name="club_game__night__club__slug")
+    """The game list's filters; those by place (`tournament`, `session`, `club_night`,
+    `club`) are the apps' own (scoring.policy.place_filters): see `game_filter`."""
+
     player = django_filters.NumberFilter(field_name="seats__player_id", distinct=True, **ID_BOUNDS)
     status = django_filters.ChoiceFilter(choices=Game.Status.choices)
 
     class Meta:
         model = Game
-        fields = ["tournament", "session", "club_night", "club", "player", "status"]
+        fields = ["player", "status"]
+
+
+@cache
+def game_filter() -> type[GameFilter]:
+    """GameFilter with the registered policies' filters by place (built on first use: the
+    policies register in their apps' ready())."""
+    filters: dict[str, Any] = place_filters()
+    meta = type("Meta", (GameFilter.Meta,), {"fields": [*filters, *GameFilter.Meta.fields]})
+    return type("GameFilter", (GameFilter,), {**filters, "Meta": meta, "__module__": __name__})
 
 
 class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ServiceViewSet):
     """Games of tournaments and club nights: read with their summary; score entry as actions."""
 
     permission_classes = [CanEditGame]
-    filterset_class = GameFilter
+
+    @property
+    def filterset_class(self) -> type[GameFilter]:
+        return game_filter()
 
     def get_queryset(self) -> QuerySet[Game]:
         games = visible_games(self.request.user)
@@ -192,8 +204,8 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ServiceViewS
         if "ruleset" in data:
             ruleset, overrides = data["ruleset"], data.get("rule_overrides")
         else:
-            ruleset = night.club.ruleset
-            overrides = data.get("rule_overrides", night.club.rule_overrides)
+            ruleset, house = house_rules(night)
+            overrides = data.get("rule_overrides", house)
         game = services.create_game(
             actor=request.user,
             players=data["players"],
