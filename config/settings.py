@@ -79,7 +79,7 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     # Content-Security-Policy on every response, refusals by later middleware included
     # (issue 16; the policy is below).
-    "csp.middleware.CSPMiddleware",
+    "core.csp.CSPMiddleware",
     # Before anything reads the body: an oversized request is refused unread (issue 16.8).
     "core.limits.RequestSizeLimitMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",

@@ -97,3 +97,39 @@ def test_no_template_needs_unsafe_inline(template: Path) -> None:
     assert re.findall(r"\sstyle\s*=", text) == []
     assert "<style" not in text
     assert "hx-on" not in text and "js:" not in text  # htmx attributes that eval
+
+
+def test_the_policy_built_once_is_the_librarys(client: Client) -> None:
+    """Issue 14.7: core.csp builds the policy text once per process; it is django-csp's own
+    text for the settings, on the first response and the ones after it."""
+    from csp.utils import build_policy
+
+    first = client.get("/api/v1/tournaments/")["Content-Security-Policy"]
+    again = client.get("/health/")["Content-Security-Policy"]
+    assert first == again == build_policy()
+    assert "Content-Security-Policy-Report-Only" not in client.get("/")
+
+
+def test_changed_settings_and_a_views_own_policy_are_honoured(
+    client: Client, settings: Any
+) -> None:
+    """The text kept is built again when the policy settings change, and a response with a
+    policy of its own (django-csp's decorators) goes django-csp's way."""
+    from django.http import HttpResponse
+    from django.test import RequestFactory
+
+    from core.csp import CSPMiddleware
+
+    client.get("/")  # the text is built and kept
+    directives = {**settings.CONTENT_SECURITY_POLICY["DIRECTIVES"], "img-src": ["'self'"]}
+    settings.CONTENT_SECURITY_POLICY = {"DIRECTIVES": directives}
+    header = client.get("/")["Content-Security-Policy"]
+    assert _directives(header)["img-src"] == "'self'"  # no "data:" any more
+
+    own = HttpResponse("x")
+    own._csp_update = {"img-src": ["https://example.org"]}  # type: ignore[attr-defined]
+    middleware = CSPMiddleware(lambda request: own)
+    answer = middleware(RequestFactory().get("/"))
+    assert "https://example.org" in answer["Content-Security-Policy"]
+    plain = CSPMiddleware(lambda request: HttpResponse("x"))(RequestFactory().get("/"))
+    assert "https://example.org" not in plain["Content-Security-Policy"]
