@@ -343,3 +343,86 @@ def test_end_wind_rule_and_its_probe_are_deterministic_under_a_slowed_clock(
     assert run() == before
     for tables in before:
         assert_seats_everyone(tables, ids)
+
+
+def test_sixteen_players_look_ahead_is_deterministic_and_seats_everyone_once(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Issue 17 (16x5): sessions 2-4 take, of the cheapest zero-repeat rounds, the one with
+    # the least spread expected over the sessions left (simulated futures from the request's
+    # seed, counted in futures and nodes, no clock). Same request and seed, same tables; every
+    # player once; the event still plays the affine plane (no pair twice) with winds ending
+    # balanced; without the look-ahead (AHEAD_ROUNDS = 0) a different plan, equally valid.
+    from tournaments.seating import swiss
+
+    def event(seed: int) -> list:
+        rng = random.Random(seed)
+        ids = list(range(16))
+        points = dict.fromkeys(ids, 0)
+        history: list = []
+        for _ in range(5):
+            tables = swiss_session(
+                players=ids, points=points, history=history, seed=seed, sessions=5
+            )
+            assert_seats_everyone(tables, ids)
+            history.append(tables)
+            play(tables, points, rng)
+        q = quality(history)
+        assert (q.extra_meetings, q.consecutive_repeats, q.wind_spread) == (0, 0, 1)
+        return history
+
+    ahead = event(2)
+    assert event(2) == ahead
+    monkeypatch.setattr(swiss, "AHEAD_ROUNDS", 0)
+    assert event(2) != ahead
+
+
+def test_look_ahead_chooses_among_the_cheapest_rounds() -> None:
+    # The look-ahead's candidates are the cheapest zero-repeat rounds after which the design
+    # can still be completed; the round it returns is one of them, seats each player once,
+    # and depends only on the standings and the seed.
+    from tournaments.seating import swiss
+
+    rng = random.Random(3)
+    ids = list(range(16))
+    points = dict.fromkeys(ids, 0)
+    history: list = []
+    for _ in range(2):
+        tables = swiss_session(players=ids, points=points, history=history, seed=3, sessions=5)
+        history.append(tables)
+        play(tables, points, rng)
+    met = pairs([t for rnd in history for t in rnd])
+    session = swiss._Session(
+        n=16,
+        k=4,
+        pos=swiss.competition_ranks(ids, points),
+        weight=[[0] * 16] * 16,
+        masks=[15] * 16,
+        loose=[15] * 16,
+        end=[15] * 16,
+        wind=0,
+        wind2=24,
+        wind_end=0,
+    )
+    unmet = [sum(1 << q for q in ids if q != p and frozenset((p, q)) not in met) for p in ids]
+    order = sorted(ids, key=lambda p: -points[p])
+    cheapest = swiss._best_rounds(session, order, unmet, 2, 200_000, 16)
+    assert cheapest and [c for c, _ in cheapest] == sorted(c for c, _ in cheapest)
+
+    def choose() -> list[list[int]] | None:
+        return swiss._look_ahead(
+            session,
+            order,
+            unmet,
+            2,
+            left=2,
+            points=[float(points[p]) for p in ids],
+            rng=random.Random("3:ahead:2"),
+            plan=None,
+        )
+
+    chosen = choose()
+    assert chosen is not None and chosen in [t for _, t in cheapest]
+    assert sorted(p for t in chosen for p in t) == ids
+    assert not pairs(chosen) & met
+    assert choose() == chosen

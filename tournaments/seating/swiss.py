@@ -22,7 +22,9 @@ same tables on any machine under any load (there is no clock in it).
 
 Small fields (up to SMALL_FIELD players) while a zero-repeat event up to the bound
 (n - 1) / 3 is still possible: the cheapest round after which it stays possible (a
-node-bounded exact search, ``_exact_round``).
+node-bounded exact search, ``_exact_round``). When the event ends inside that design, the
+round is chosen among the AHEAD_ROUNDS cheapest by own cost plus the spread expected over the
+sessions left in simulated futures (``_look_ahead``, counted in futures and nodes).
 """
 
 from __future__ import annotations
@@ -56,6 +58,14 @@ SMALL_FIELD = 20  # up to this many players, look ahead to the end of a zero-rep
 EXACT_NODES = 300_000  # node budget of that exact search
 WIND_PLAN_NODES = 4_000  # node budget of the wind plan of one round and its completions
 WIND_PLAN_ROUNDS = 16  # rounds tried at most (then the round is chosen without the plan)
+# Small fields ending inside the design: the next round is chosen among the AHEAD_ROUNDS
+# cheapest by its own cost plus the mean spread of the sessions left over AHEAD_FUTURES
+# simulated futures (``_play``), each later session taking its cheapest possible round.
+AHEAD_ROUNDS = 16
+AHEAD_FUTURES = 100
+AHEAD_NODES = 200_000  # node budget of the completions of all candidates
+AHEAD_RAW = 12_000  # result model: raw score = 25000 + AHEAD_RAW x N(0, 1), places by raw
+AHEAD_UMA = (15_000, 5_000, -5_000, -15_000)
 FOCUS = 0.8  # share of moves that start from a table above the floor cost
 T_START = 1.0  # annealing temperature at the start (in ranks of spread)
 
@@ -376,6 +386,23 @@ def swiss_session(
                 left=sessions - len(history) - 1,
             )
             tables = _exact_round(s, order, unmet, ahead, EXACT_NODES, plan)
+            if tables is not None and AHEAD_ROUNDS:
+                # Sessions left after this one: of the cheapest rounds, the one with the
+                # least spread expected over the rest of the event (None: keep this one).
+                plan.tries = WIND_PLAN_ROUNDS
+                tables = (
+                    _look_ahead(
+                        s,
+                        order,
+                        unmet,
+                        ahead,
+                        left=sessions - len(history) - 1,
+                        points=[float(points.get(p, 0.0)) for p in players],
+                        rng=random.Random(f"{seed}:ahead:{len(history)}"),
+                        plan=plan,
+                    )
+                    or tables
+                )
             if tables is not None:
                 planned = {tuple(sorted(t)): t for t in plan.seats}
                 tables = [list(planned[tuple(sorted(t))]) for t in tables]
@@ -763,3 +790,157 @@ def _partial(k: int, masks: tuple[int, ...]) -> bool:
         all(m >> w & 1 for m, w in zip(masks, perm, strict=True))
         for perm in permutations(range(k), len(masks))
     )
+
+
+def _best_rounds(
+    s: _Session, order: list[int], unmet: list[int], ahead: int, nodes: int, count: int
+) -> list[tuple[int, list[list[int]]]]:
+    """The `count` cheapest rounds with no repeat after which `ahead` more rounds without
+    repeats remain possible, cheapest first, with their costs (branch and bound over tables
+    in standing order, as ``_exact_round``; raises _Budget past `nodes`)."""
+    n, k = s.n, s.k
+    budget = [nodes]
+    found: list[tuple[int, list[list[int]]]] = []
+    rank_of = {p: i for i, p in enumerate(order)}
+
+    def worst() -> float:
+        return found[-1][0] if len(found) >= count else math.inf
+
+    def place(free: int, tables: list[list[int]], cost: int) -> None:
+        budget[0] -= 1
+        if budget[0] < 0:
+            raise _Budget
+        if not free:
+            after = list(unmet)
+            for t in tables:
+                mask = sum(1 << q for q in t)
+                for q in t:
+                    after[q] &= ~mask
+            if extendable(n, k, after, ahead, budget):
+                found.append((cost, [list(t) for t in tables]))
+                found.sort(key=lambda x: x[0])  # stable: the first found first among equals
+                del found[count:]
+            return
+        p = min((q for q in range(n) if free >> q & 1), key=rank_of.__getitem__)
+        low = 1 << p
+        options = _cliques(unmet[p] & free & ~low, k - 1, unmet)
+        scored = sorted(
+            ((s.cost([p, *rest]), [p, *rest]) for rest in options),
+            key=lambda x: (x[0], [rank_of[q] for q in x[1]]),
+        )
+        tables_left = free.bit_count() // k
+        for c, table in scored:
+            if cost + c + (tables_left - 1) * (k - 1) >= worst():
+                break
+            mask = sum(1 << q for q in table)
+            tables.append(table)
+            place(free & ~mask, tables, cost + c)
+            tables.pop()
+
+    place((1 << n) - 1, [], 0)
+    return found
+
+
+def _tree(finishes: Any) -> list[tuple[list[list[int]], Any]]:
+    """Completions (sequences of rounds) as a tree: the distinct first rounds, in the order
+    found, each with the tree of what can follow it."""
+    firsts: dict[frozenset[frozenset[int]], tuple[list[list[int]], list[Any]]] = {}
+    for seq in finishes:
+        if not seq:
+            continue
+        key = frozenset(frozenset(t) for t in seq[0])
+        firsts.setdefault(key, (seq[0], []))[1].append(seq[1:])
+    return [(rnd, _tree(rest)) for rnd, rest in firsts.values()]
+
+
+def _spread(tables: Sequence[Sequence[int]], rank: list[int]) -> int:
+    """Sum over tables of worst minus best rank: the figure the look-ahead minimises."""
+    return sum(max(rank[q] for q in t) - min(rank[q] for q in t) for t in tables)
+
+
+def _ranks(points: list[float]) -> list[int]:
+    """0-based competition ranks of player indices by points (ties share the best)."""
+    order = sorted(range(len(points)), key=lambda i: -points[i])
+    rank = [0] * len(points)
+    for place, i in enumerate(order):
+        if place and points[order[place - 1]] == points[i]:
+            rank[i] = rank[order[place - 1]]
+        else:
+            rank[i] = place
+    return rank
+
+
+def _play(tables: Sequence[Sequence[int]], points: list[float], draw: list[float]) -> None:
+    """The look-ahead's result model (generic, not the benchmark's): each player's raw score
+    is 25000 + AHEAD_RAW x draw, the table finishes in raw order and uma is paid by place."""
+    for t in tables:
+        for place, q in enumerate(sorted(t, key=lambda q: -draw[q])):
+            points[q] += AHEAD_RAW * draw[q] + AHEAD_UMA[min(place, len(AHEAD_UMA) - 1)]
+
+
+def _look_ahead(
+    s: _Session,
+    order: list[int],
+    unmet: list[int],
+    ahead: int,
+    *,
+    left: int,
+    points: list[float],
+    rng: random.Random,
+    plan: _WindPlan | None,
+) -> list[list[int]] | None:
+    """Of the AHEAD_ROUNDS cheapest rounds (``_best_rounds``), the one with the least own cost
+    plus mean future spread: for each, every zero-repeat completion of the `left` sessions
+    after it is listed; in each of AHEAD_FUTURES simulated futures (the same draws for every
+    candidate) each later session takes, of the rounds some remaining completion starts
+    with, the one with the least spread at the simulated standings. With `plan`, the best
+    round the wind plan accepts. None when a budget runs out or no candidate fits (the
+    caller then takes ``_exact_round``). Counted in nodes and futures, no clock."""
+    n, k = s.n, s.k
+    try:
+        candidates = _best_rounds(s, order, unmet, ahead, AHEAD_NODES, AHEAD_ROUNDS)
+    except _Budget:
+        return None
+    if not candidates:
+        return None
+    budget = [AHEAD_NODES]
+    futures = [
+        [[rng.gauss(0.0, 1.0) for _ in range(n)] for _ in range(left + 1)]
+        for _ in range(AHEAD_FUTURES)
+    ]
+    scored = []
+    for index, (cost, tables) in enumerate(candidates):
+        after = list(unmet)
+        for t in tables:
+            mask = sum(1 << q for q in t)
+            for q in t:
+                after[q] &= ~mask
+        try:
+            tree = _tree(_completions(n, k, after, left, budget))
+        except _Budget:
+            return None
+        if not tree:
+            continue
+        total = 0
+        for draws in futures:
+            pts = list(points)
+            _play(tables, pts, draws[0])
+            level = tree
+            for j in range(left):
+                rank = _ranks(pts)
+                spread, _, rnd, level = min(
+                    (_spread(rnd, rank), i, rnd, sub) for i, (rnd, sub) in enumerate(level)
+                )
+                total += spread
+                _play(rnd, pts, draws[j + 1])
+        scored.append((cost + total / AHEAD_FUTURES, index, tables))
+    scored.sort(key=lambda x: (x[0], x[1]))
+    if plan is None:
+        return scored[0][2] if scored else None
+    try:
+        for _, _, tables in scored:
+            if plan.feasible(tables, unmet):
+                return tables
+    except _Budget:
+        return None
+    return None
