@@ -426,3 +426,35 @@ def test_look_ahead_chooses_among_the_cheapest_rounds() -> None:
     assert sorted(p for t in chosen for p in t) == ids
     assert not pairs(chosen) & met
     assert choose() == chosen
+
+
+def test_cliques_of_three_list_every_set_in_search_order() -> None:
+    # The exact searches' hot path (tables of four) is written as loops: the same sets in
+    # the same order as the plain recursion, so node-bounded searches seat the same tables.
+    from tournaments.seating import swiss
+
+    def reference(cands: int, size: int, unmet: list[int]) -> list[list[int]]:
+        out: list[list[int]] = []
+
+        def grow(chosen: list[int], pool: int) -> None:
+            if len(chosen) == size:
+                out.append(list(chosen))
+                return
+            for q in range(pool.bit_length()):
+                if pool >> q & 1:
+                    pool &= ~(1 << q)
+                    grow([*chosen, q], pool & unmet[q])
+
+        grow([], cands)
+        return out
+
+    rng = random.Random(7)
+    for _ in range(30):
+        n = rng.choice([12, 16, 20])
+        unmet = [0] * n
+        for a, b in combinations(range(n), 2):
+            if rng.random() < 0.6:
+                unmet[a] |= 1 << b
+                unmet[b] |= 1 << a
+        cands = rng.getrandbits(n)
+        assert swiss._cliques(cands, 3, unmet) == reference(cands, 3, unmet)
