@@ -215,6 +215,14 @@ BAD = [
         "user",
     ),
     Bad(
+        # Found by CI's stateful fuzzing: PostgreSQL refuses NUL in text, so the lookup was a 500.
+        "staff: a username with a NUL character",
+        "post",
+        lambda w: f"{T}/staff/",
+        lambda w: {"user": "ref\x00eree", "role": "referee"},
+        "user",
+    ),
+    Bad(
         "registration with a bad EMA number",
         "post",
         lambda w: f"{T}/registrations/",

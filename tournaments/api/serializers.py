@@ -16,7 +16,7 @@ from rest_framework import serializers
 from rest_framework.renderers import JSONRenderer
 
 from core.api.base import inline_choice_field
-from core.api.serializers import PlayerBriefSerializer
+from core.api.serializers import LookupSlugField, PlayerBriefSerializer
 from core.limits import MAX_SESSIONS, upload_problem
 from core.models import Player, country_validator, ema_number_validator
 from scoring.engine import PRESETS
@@ -396,7 +396,7 @@ class StatusInputSerializer(serializers.Serializer):
 
 
 class StaffInputSerializer(serializers.Serializer):
-    user = serializers.SlugRelatedField(
+    user = LookupSlugField(
         slug_field="username",
         queryset=get_user_model().objects.all(),
         help_text="The user's username.",
