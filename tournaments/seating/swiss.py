@@ -609,10 +609,13 @@ def _completions(n: int, k: int, unmet: list[int], rounds: int, budget: list[int
         p = low.bit_length() - 1
         for others in _cliques(left[p] & free & ~low, k - 1, left):
             table = [p, *others]
+            mask = low
+            for q in others:
+                mask |= 1 << q
+            keep = ~mask
             after = list(left)
-            mask = sum(1 << q for q in table)
             for q in table:
-                after[q] &= ~mask
+                after[q] &= keep
             tables.append(table)
             yield from fill(free & ~mask, after, tables)
             tables.pop()
