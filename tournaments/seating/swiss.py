@@ -61,8 +61,8 @@ WIND_PLAN_ROUNDS = 16  # rounds tried at most (then the round is chosen without 
 # Small fields ending inside the design: the next round is chosen among the AHEAD_ROUNDS
 # cheapest by its own cost plus the mean spread of the sessions left over AHEAD_FUTURES
 # simulated futures (``_play``), each later session taking its cheapest possible round.
-AHEAD_ROUNDS = 16
-AHEAD_FUTURES = 100
+AHEAD_ROUNDS = 48
+AHEAD_FUTURES = 200
 AHEAD_NODES = 200_000  # node budget of the completions of all candidates
 AHEAD_RAW = 12_000  # result model: raw score = 25000 + AHEAD_RAW x N(0, 1), places by raw
 AHEAD_UMA = (15_000, 5_000, -5_000, -15_000)
