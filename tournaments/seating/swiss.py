@@ -32,7 +32,7 @@ from __future__ import annotations
 import contextlib
 import math
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from functools import lru_cache
 from itertools import combinations, permutations
 from typing import Any
@@ -546,12 +546,35 @@ def _exact_round(
 ) -> list[list[int]] | None:
     """The cheapest round with no repeat after which `ahead` more rounds without repeats
     remain possible (branch and bound over tables in standing order), or None. With `plan`,
-    only a round that `plan.feasible` accepts (its seats are then in `plan.seats`)."""
+    only a round that `plan.feasible` accepts (its seats are then in `plan.seats`). Past
+    `nodes`, the cheapest found so far."""
+    found: list[tuple[int, list[list[int]]]] = []
+    accept = None if plan is None else (lambda tables: plan.feasible(tables, unmet))
+    with contextlib.suppress(_Budget):
+        _cheapest_rounds(s, order, unmet, ahead, nodes, 1, found, accept)
+    return found[0][1] if found else None
+
+
+def _cheapest_rounds(
+    s: _Session,
+    order: list[int],
+    unmet: list[int],
+    ahead: int,
+    nodes: int,
+    count: int,
+    found: list[tuple[int, list[list[int]]]],
+    accept: Callable[[list[list[int]]], bool] | None = None,
+) -> None:
+    """Fill `found` with the `count` cheapest rounds with no repeat after which `ahead` more
+    rounds without repeats remain possible (and that `accept` takes), cheapest first, with
+    their costs: branch and bound over tables in standing order. Raises _Budget past `nodes`,
+    `found` then holding the best so far."""
     n, k = s.n, s.k
     budget = [nodes]
-    best: list[list[list[int]] | None] = [None]
-    best_cost = [math.inf]
     rank_of = {p: i for i, p in enumerate(order)}
+
+    def worst() -> float:
+        return found[-1][0] if len(found) >= count else math.inf
 
     def place(free: int, tables: list[list[int]], cost: int) -> None:
         budget[0] -= 1
@@ -563,10 +586,10 @@ def _exact_round(
                 mask = sum(1 << q for q in t)
                 for q in t:
                     after[q] &= ~mask
-            if extendable(n, k, after, ahead, budget) and (
-                plan is None or plan.feasible(tables, unmet)
-            ):
-                best[0], best_cost[0] = [list(t) for t in tables], cost
+            if extendable(n, k, after, ahead, budget) and (accept is None or accept(tables)):
+                found.append((cost, [list(t) for t in tables]))
+                found.sort(key=lambda x: x[0])  # stable: the first found first among equals
+                del found[count:]
             return
         p = min((q for q in range(n) if free >> q & 1), key=rank_of.__getitem__)
         low = 1 << p
@@ -577,16 +600,14 @@ def _exact_round(
         )
         tables_left = free.bit_count() // k
         for c, table in scored:
-            if cost + c + (tables_left - 1) * (k - 1) >= best_cost[0]:
+            if cost + c + (tables_left - 1) * (k - 1) >= worst():
                 break
             mask = sum(1 << q for q in table)
             tables.append(table)
             place(free & ~mask, tables, cost + c)
             tables.pop()
 
-    with contextlib.suppress(_Budget):
-        place((1 << n) - 1, [], 0)
-    return best[0]
+    place((1 << n) - 1, [], 0)
 
 
 def _completions(n: int, k: int, unmet: list[int], rounds: int, budget: list[int]) -> Any:
@@ -817,48 +838,9 @@ def _best_rounds(
     s: _Session, order: list[int], unmet: list[int], ahead: int, nodes: int, count: int
 ) -> list[tuple[int, list[list[int]]]]:
     """The `count` cheapest rounds with no repeat after which `ahead` more rounds without
-    repeats remain possible, cheapest first, with their costs (branch and bound over tables
-    in standing order, as ``_exact_round``; raises _Budget past `nodes`)."""
-    n, k = s.n, s.k
-    budget = [nodes]
+    repeats remain possible, cheapest first, with their costs (raises _Budget past `nodes`)."""
     found: list[tuple[int, list[list[int]]]] = []
-    rank_of = {p: i for i, p in enumerate(order)}
-
-    def worst() -> float:
-        return found[-1][0] if len(found) >= count else math.inf
-
-    def place(free: int, tables: list[list[int]], cost: int) -> None:
-        budget[0] -= 1
-        if budget[0] < 0:
-            raise _Budget
-        if not free:
-            after = list(unmet)
-            for t in tables:
-                mask = sum(1 << q for q in t)
-                for q in t:
-                    after[q] &= ~mask
-            if extendable(n, k, after, ahead, budget):
-                found.append((cost, [list(t) for t in tables]))
-                found.sort(key=lambda x: x[0])  # stable: the first found first among equals
-                del found[count:]
-            return
-        p = min((q for q in range(n) if free >> q & 1), key=rank_of.__getitem__)
-        low = 1 << p
-        options = _cliques(unmet[p] & free & ~low, k - 1, unmet)
-        scored = sorted(
-            ((s.cost([p, *rest]), [p, *rest]) for rest in options),
-            key=lambda x: (x[0], [rank_of[q] for q in x[1]]),
-        )
-        tables_left = free.bit_count() // k
-        for c, table in scored:
-            if cost + c + (tables_left - 1) * (k - 1) >= worst():
-                break
-            mask = sum(1 << q for q in table)
-            tables.append(table)
-            place(free & ~mask, tables, cost + c)
-            tables.pop()
-
-    place((1 << n) - 1, [], 0)
+    _cheapest_rounds(s, order, unmet, ahead, nodes, count, found)
     return found
 
 
