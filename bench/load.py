@@ -242,9 +242,11 @@ def seed(*, referees: int, games_per_referee: int, readers_players: int) -> dict
     from django.contrib.auth import get_user_model
     from django.utils import timezone
 
+    from club.ratings.services import rebuild_ratings
     from core.models import Player
     from core.tokens import issue_token
     from scoring.models import Game, GameSeat
+    from scoring.services.games import compute_summary
     from tournaments.models import Registration, Seat, Session, StaffRole, Table, Tournament
     from tournaments.standings.services import recompute_standings
 
@@ -313,6 +315,14 @@ def seed(*, referees: int, games_per_referee: int, readers_players: int) -> dict
     )
     _link(tables, finished)
     sit(order, tables, finished)
+    # As finishing them through the services would have left them: summaries cached, finish
+    # times set, the ratings and standings computed.
+    played_at = timezone.now() - datetime.timedelta(hours=3)
+    for game in finished:
+        game.summary = compute_summary(game)
+        game.finished_at = played_at
+    Game.objects.bulk_update(finished, ["summary", "finished_at"])
+    rebuild_ratings()
     recompute_standings(tournament_id=tournament.pk)
 
     games: list[list[int]] = [[] for _ in range(referees)]

@@ -14,11 +14,15 @@ class TournamentsConfig(AppConfig):
         from scoring.policy import register_game_policy
         from scoring.signals import game_changed
 
+        from .api.serializers import standings_json
         from .models import StaffRole, Table, delete_game_with_table
         from .policy import TournamentGamePolicy, TournamentPlayerPolicy
         from .standings import receivers
+        from .standings.cache import API_JSON, prerender
 
         # Standings follow the games (scoring announces, never imports tournaments: issue 14).
+        # Every new standings table is rendered once for the API by the task that made it.
+        prerender(API_JSON, standings_json)
         # Who may change its games and when (scoring.policy).
         register_game_policy(TournamentGamePolicy())
         game_changed.connect(receivers.game_changed, dispatch_uid="tournaments.standings")

@@ -18,14 +18,15 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db import transaction
-from django.db.models import F, Max
+from django.db.models import F, Min, QuerySet
 from openskill.models import PlackettLuce
 
-from club.models import Rating, RatingChange
+from club.models import Rating, RatingChange, RatingsState
 from scoring.models import Game, GameSeat
 from scoring.records import game_final
 
 MODEL = PlackettLuce()
+STATE_ROW = 1  # RatingsState has one row
 
 
 def ordinal(mu: float, sigma: float) -> float:
@@ -83,7 +84,7 @@ def _apply(match: _Match, current: dict[int, tuple[float, float, int]]) -> list[
     return changes
 
 
-def _finished() -> Iterable[Game]:
+def _finished() -> QuerySet[Game]:
     # Club play without a referee: a game with hands still waiting for confirmation is not rated.
     return Game.objects.filter(status=Game.Status.FINISHED, confirmed=True).order_by(
         *_rated_order()
@@ -94,6 +95,7 @@ def _finished() -> Iterable[Game]:
 def rebuild_ratings() -> int:
     """Recompute every rating and the whole history from all finished games; returns the number
     of games rated. Idempotent."""
+    _lock_ratings()
     current: dict[int, tuple[float, float, int]] = {}
     changes: list[RatingChange] = []
     matches = _matches(_finished())
@@ -112,37 +114,89 @@ def rebuild_ratings() -> int:
     return len(matches)
 
 
+def _lock_ratings() -> None:
+    """Ratings updates run one at a time: each reads the history the previous one wrote."""
+    RatingsState.objects.select_for_update().get_or_create(pk=STATE_ROW)
+
+
+def _applied_order() -> list[int]:
+    """Rated games in the order their changes were written (RatingChange ids grow)."""
+    return [
+        game_id
+        for game_id, _first in RatingChange.objects.values_list("game_id")
+        .annotate(first=Min("id"))
+        .order_by("first")
+    ]
+
+
 @transaction.atomic
 def rate_game(*, game_id: int) -> None:
-    """Bring ratings up to date after ``game_id`` changed: append it when it is the newest
-    finished game and not yet rated, otherwise rebuild the history."""
-    game = Game.objects.filter(pk=game_id).first()
-    rated = RatingChange.objects.filter(game_id=game_id).exists()
-    if game is None or rated or game.status != Game.Status.FINISHED or not game.confirmed:
-        if rated or game is None:
-            rebuild_ratings()
+    """Bring ratings up to date after ``game_id`` changed (finished, corrected, reopened).
+
+    Ratings depend on order, so the history is rewound to the first place where the games
+    applied so far and the rated order (``_finished``) part, at the latest the changed game
+    itself, and replayed from there: a game finished after every rated one is appended; two
+    games whose updates arrive in the other order (finished a moment apart at two tables)
+    replay those two, not the whole history. The result is the full rebuild's, float for
+    float (same games, same order, same arithmetic; tests/standings/test_standings_ratings.py).
+    """
+    _lock_ratings()
+    if not Game.objects.filter(pk=game_id).exists():
+        rebuild_ratings()  # its history went with it (cascade): nothing left to rewind from
         return
-    later_rated = RatingChange.objects.exclude(game_id=game_id).aggregate(
-        last=Max("game__finished_at")
-    )["last"]
-    if later_rated is not None and game.finished_at is not None and later_rated > game.finished_at:
-        rebuild_ratings()
+    applied = _applied_order()
+    target = list(_finished().values_list("id", flat=True))
+    common = 0
+    for done, wanted in zip(applied, target, strict=False):
+        if done != wanted or done == game_id:
+            break
+        common += 1
+    undone, redo = applied[common:], target[common:]
+    if not undone and not redo:
         return
-    players = list(GameSeat.objects.filter(game_id=game_id).values_list("player_id", flat=True))
-    current = {
-        r.player_id: (r.mu, r.sigma, r.games)
-        for r in Rating.objects.select_for_update().filter(player_id__in=players)
+    by_id = Game.objects.in_bulk(redo)
+    matches = _matches(by_id[pk] for pk in redo)
+    removed = list(
+        RatingChange.objects.filter(game_id__in=undone)
+        .order_by("id")
+        .values_list("player_id", "mu_before", "sigma_before")
+    )
+    players = {pid for pid, _mu, _sigma in removed} | {
+        pid for match in matches for pid in match.players
     }
-    matches = _matches([game])
-    if not matches:
-        return
-    changes = _apply(matches[0], current)
-    RatingChange.objects.bulk_create(changes)
-    for pid in players:
-        mu, sigma, n = current[pid]
-        Rating.objects.update_or_create(
-            player_id=pid, defaults={"mu": mu, "sigma": sigma, "games": n}
+    current = {
+        pid: (mu, sigma, games)
+        for pid, mu, sigma, games in Rating.objects.filter(player_id__in=players).values_list(
+            "player_id", "mu", "sigma", "games"
         )
+    }
+    rewound: set[int] = set()
+    for pid, mu_before, sigma_before in removed:  # oldest first: the state before it is kept
+        games = current[pid][2] - 1
+        current[pid] = (
+            (current[pid][0], current[pid][1], games)
+            if pid in rewound
+            else (mu_before, sigma_before, games)
+        )
+        rewound.add(pid)
+    RatingChange.objects.filter(game_id__in=undone).delete()
+    changes: list[RatingChange] = []
+    for match in matches:
+        changes.extend(_apply(match, current))
+    RatingChange.objects.bulk_create(changes)
+    Rating.objects.filter(
+        player_id__in=[p for p in players if current.get(p, (0, 0, 0))[2] == 0]
+    ).delete()
+    Rating.objects.bulk_create(
+        [
+            Rating(player_id=pid, mu=mu, sigma=sigma, games=games)
+            for pid, (mu, sigma, games) in sorted(current.items())
+            if games
+        ],
+        update_conflicts=True,
+        unique_fields=["player"],
+        update_fields=["mu", "sigma", "games", "updated_at"],
+    )
 
 
 def leaderboard(*, min_games: int = 0) -> list[Rating]:

@@ -8,8 +8,7 @@ from club.models import RatingsState
 from core.enqueue import enqueue_after_commit
 
 from . import services
-
-STATE_ROW = 1  # RatingsState has one row
+from .services import STATE_ROW
 
 
 @shared_task(name="club.ratings.update_ratings")

@@ -13,7 +13,7 @@ from core.errors import ConflictError, PermissionDenied, ValidationFailed
 from scoring.engine import RecordError, RulesError, final_results, load_ruleset, replay
 from scoring.models import Game, GamePenalty
 from scoring.policy import can_edit_game, game_relations, policy_for
-from scoring.records import stored_rows_annotations
+from scoring.records import final_scores_of, stored_rows_annotations
 from scoring.signals import announce_game_changed
 
 
@@ -174,8 +174,8 @@ def announce_change(game: Game, *, ratings: bool = False) -> None:
 
 def final_scores_summary(game: Game) -> dict[str, Any]:
     """The replay-shaped summary of a final-scores game (no hands; `final` from the engine)."""
-    stored = game.final_scores or {}
-    if not stored:
+    scores, sticks = final_scores_of(game)  # either stored shape
+    if not scores:
         return {"hands": [], "final": None, "ended_by": None, "next": None}
     rules = load_ruleset(game.ruleset, game.rule_overrides or None)
     penalties = [
@@ -184,9 +184,9 @@ def final_scores_summary(game: Game) -> dict[str, Any]:
     ]
     try:
         final = final_results(
-            scores=stored["scores"],
+            scores=scores,
             rules=rules,
-            riichi_sticks_left=stored.get("riichi_sticks_left", 0),
+            riichi_sticks_left=sticks,
             penalties=penalties,
             substitutes=game.substitutes or (),
         )

@@ -196,3 +196,20 @@ def test_the_api_answer_is_the_serializers_byte_for_byte() -> None:
     Player = type(a)
     Player.objects.filter(pk=c.pk).update(last_name="Żółw", ema_number="12345678")
     assert "Żółw".encode() in standings_json(tournament) == serializer_bytes()
+
+
+def test_the_task_renders_the_new_table_for_its_first_readers() -> None:
+    """Issue 14.7: the standings services render the API's JSON of the table they wrote, under
+    the new version, so no reader (of four web processes at once) builds it: the first read of
+    the new version reads no standings row."""
+    tournament, players, game = open_with_one_game()
+    set_scores(game, [15000, 25000, 35000, 45000])
+    update_game_standings(tournament_id=tournament.pk, game_id=game.pk)
+    with CaptureQueriesContext(connection) as queries:
+        answer = Client().get(URL)
+    assert not any("standingrow" in q["sql"] for q in queries.captured_queries)
+    assert totals(answer)[str(players[3])] > totals(answer)[str(players[0])]
+    recompute_standings(tournament_id=tournament.pk)  # the full rebuild renders it too
+    with CaptureQueriesContext(connection) as queries:
+        assert totals(Client().get(URL)) == totals(answer)
+    assert not any("standingrow" in q["sql"] for q in queries.captured_queries)

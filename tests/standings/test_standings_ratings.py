@@ -138,3 +138,48 @@ def test_player_stats_from_hands():
         }
     ]
     assert sc.average_placement is not None and player_stats(d).to_dict()["hands"] == 3
+
+
+def _ratings():
+    return {r.player_id: (r.mu, r.sigma, r.games) for r in Rating.objects.all()}
+
+
+def _history():
+    return list(
+        RatingChange.objects.order_by("id").values_list(
+            "id", "game_id", "player_id", "mu_before", "sigma_before", "mu_after", "sigma_after"
+        )
+    )
+
+
+def test_rate_game_rewinds_only_what_changed_and_matches_the_rebuild():
+    """Updates arriving out of the finishing order (two tables a moment apart), a correction,
+    a reopened game: each rate_game rewinds to the first game out of place and replays from
+    there; the ratings equal the full rebuild's exactly, and the games before the rewind point
+    keep their history rows (a rebuild would have rewritten them all)."""
+    players = PlayerFactory.create_batch(6)
+    scores = [[40000, 30000, 30000, 20000], [45000, 35000, 25000, 15000]]
+    games = [
+        club_game([players[(i + s) % 6] for s in range(4)], scores=scores[i % 2], minutes=10 * i)
+        for i in range(5)
+    ]
+    for game in games[:3]:
+        rate_game(game_id=game.pk)
+    first_rows = _history()[:8]  # games 0 and 1
+    rate_game(game_id=games[4].pk)  # game 4's update arrives before game 3's
+    rate_game(game_id=games[3].pk)
+    assert _history()[:8] == first_rows  # rewound to game 3 only: 2 games replayed
+    assert [g for _, g, *_ in _history()][-8:] == [games[3].pk] * 4 + [games[4].pk] * 4
+    games[2].final_scores = [20000, 30000, 30000, 40000]  # a correction of a rated game
+    games[2].save()
+    rate_game(game_id=games[2].pk)
+    games[1].status = Game.Status.IN_PROGRESS  # reopened
+    games[1].save()
+    rate_game(game_id=games[1].pk)
+    assert _history()[:4] == first_rows[:4]
+    incremental, applied = _ratings(), [g for _, g, *_ in _history()]
+    assert applied[::4] == [games[0].pk, games[2].pk, games[3].pk, games[4].pk]
+    rebuild_ratings()
+    assert _ratings() == incremental  # float for float
+    rate_game(game_id=games[0].pk)  # nothing out of place: nothing rewritten
+    assert _ratings() == incremental

@@ -587,7 +587,9 @@ class TournamentViewSet(
         else:
             # Ranked first, then unranked substitutes; rendered once per standings change.
             answer = HttpResponse(
-                standings_cache.cached(tournament, "api-json", lambda: standings_json(tournament)),
+                standings_cache.cached(
+                    tournament, standings_cache.API_JSON, lambda: standings_json(tournament)
+                ),
                 content_type="application/json",
             )
         answer["ETag"] = tag

@@ -5,6 +5,11 @@ finishes or a penalty is given. Every change of the rows renews `Tournament.stan
 in the same transaction (`touch`), so an answer cached under the version a reader just loaded is
 never older than that version: no invalidation is needed, old keys simply expire.
 
+The answers most asked for are also rendered ahead (`prerender`): the standings services
+build them inside the transaction that renews the version, under the new version's key, so the
+first readers of a new table find it made instead of each building it
+(issue 14.7: four web processes used to build every new table at once).
+
 The cache fails open: when it does not answer (Redis down), the answer is built from the
 database for every reader instead of failing the page (issue 14; /health/ says "degraded").
 """
@@ -27,11 +32,39 @@ WAIT_SECONDS = 60
 POLL_SECONDS = 0.05
 
 
+# The standings API's JSON (tournaments.api: the part registered for prerendering).
+API_JSON = "api-json"
+# part -> build(tournament id): the answers rendered with every new table (see above).
+_PRERENDERED: dict[str, Callable[[int], Any]] = {}
+
+
+def prerender(part: str, build: Callable[[int], Any]) -> None:
+    """Render `part` with every new standings table (called once, from an app's ready())."""
+    _PRERENDERED[part] = build
+
+
 def touch(tournament_ids: int | Iterable[int]) -> None:
     """The standings of these tournaments changed (call inside the writing transaction)."""
     ids = [tournament_ids] if isinstance(tournament_ids, int) else list(tournament_ids)
     if ids:
         Tournament.objects.filter(pk__in=ids).update(standings_version=uuid.uuid4())
+
+
+def renew(tournament_id: int) -> None:
+    """`touch` for the standings services, which rewrote the rows: also renders the prerendered
+    parts from the new rows. They are cached at once, under the new version: no reader can
+    ask for that version before the transaction commits, and if it rolls back, nobody ever
+    will (the entry just expires)."""
+    version = uuid.uuid4()
+    Tournament.objects.filter(pk=tournament_id).update(standings_version=version)
+    for part, build in _PRERENDERED.items():
+        fail_open_cache.set(
+            _key(part, tournament_id, version), build(tournament_id), TIMEOUT_SECONDS
+        )
+
+
+def _key(part: str, tournament_id: int, version: Any) -> str:
+    return f"standings:{part}:{tournament_id}:{version}"
 
 
 def etag(tournament: Tournament) -> str:
@@ -41,7 +74,7 @@ def etag(tournament: Tournament) -> str:
 def cached(tournament: Tournament, part: str, build: Callable[[], Any]) -> Any:
     """`build()`'s value for this tournament's current standings (`part` names the form:
     the API's JSON, the web table in one language, ...)."""
-    key = f"standings:{part}:{tournament.pk}:{tournament.standings_version}"
+    key = _key(part, tournament.pk, tournament.standings_version)
     value = fail_open_cache.get(key)  # a cache that does not answer is a miss
     if value is None:
         value = build()
@@ -62,7 +95,7 @@ def cached_built_once(tournament: Tournament, part: str, build: Callable[[], Any
     Fails open like `cached`: with the cache down every request builds its own answer, and a
     waiter whose builder never delivers builds the answer itself after WAIT_SECONDS.
     """
-    key = f"standings:{part}:{tournament.pk}:{tournament.standings_version}"
+    key = _key(part, tournament.pk, tournament.standings_version)
     value = fail_open_cache.get(key)
     if value is not None:
         return value

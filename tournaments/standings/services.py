@@ -30,7 +30,7 @@ from scoring.records import game_final
 from tournaments.models import Penalty, Registration, Seat, StandingRow, Tournament
 
 from . import incremental
-from .cache import touch
+from .cache import renew
 from .ranking import (
     Aggregate,
     Entry,
@@ -301,7 +301,7 @@ def recompute_standings(*, tournament_id: int) -> None:
     no_key = connection.features.has_select_for_no_key_update
     tournament = Tournament.objects.select_for_update(no_key=no_key).get(pk=tournament_id)
     _replace_rows(tournament_id, compute_standings(tournament))
-    touch(tournament_id)
+    renew(tournament_id)
 
 
 # --- one game changed ----------------------------------------------------------------------
@@ -323,7 +323,7 @@ def update_game_standings(*, tournament_id: int, game_id: int) -> None:
         except incremental.NotLocal:
             recompute_standings(tournament_id=tournament_id)
             return
-    touch(tournament_id)
+    renew(tournament_id)
 
 
 def _update_game(cursor: Any, tournament_id: int, game_id: int) -> None:
