@@ -12,7 +12,9 @@ What it does, all on this machine (loopback only):
    referees with API tokens;
 2. starts gunicorn (config.wsgi, `--web-workers` sync workers, production settings with a
    throwaway SECRET_KEY) on 127.0.0.1 and a real Celery worker on a private queue of the broker
-   in CELERY_BROKER_URL, so every finished game really goes through the standings task;
+   in CELERY_BROKER_URL, so every finished game really goes through the standings task; both
+   share a Redis cache as in production (docker-compose.yml): CACHE_URL, by default a Redis
+   broker's own server and database;
 3. runs locust headless (this same file is the locustfile): `--referees` referees, each on its
    own game, POST /api/v1/games/{id}/hands/ with `version` and an Idempotency-Key, and after
    HANDS_PER_GAME hands POST .../finalize/ and move on to their next table; `--readers` clients
@@ -588,6 +590,9 @@ def main() -> int:
         "CELERY_BROKER_URL": broker_url,
         "CELERY_RESULT_BACKEND": os.environ.get("CELERY_RESULT_BACKEND", broker_url),
         "CELERY_QUEUE": queue,
+        # Shared by the web processes and the worker, as in production (keys are versioned).
+        "CACHE_URL": os.environ.get("CACHE_URL")
+        or (broker_url if broker_url.startswith("redis") else ""),
         "HANCHAN_ENV": "production",  # strict production settings (config/settings.py)
         "SECRET_KEY": secrets.token_urlsafe(50),  # throwaway, for this run only
         "ALLOWED_HOSTS": "127.0.0.1",
