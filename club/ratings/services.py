@@ -170,6 +170,9 @@ def rate_game(*, game_id: int) -> None:
             "player_id", "mu", "sigma", "games"
         )
     }
+    if any(pid not in current for pid, _mu, _sigma in removed):
+        rebuild_ratings()  # a history without its rating (edited by hand): start over
+        return
     rewound: set[int] = set()
     for pid, mu_before, sigma_before in removed:  # oldest first: the state before it is kept
         games = current[pid][2] - 1
