@@ -14,6 +14,7 @@ from typing import Any
 
 from django.db.models import Q, QuerySet
 
+from core.errors import ValidationFailed
 from core.roles import is_site_admin
 from scoring.engine import load_ruleset
 from tournaments import roles
@@ -49,6 +50,20 @@ def may_see(user: Any, tournament_id: int, status: str) -> bool:
 
 
 # ---------------------------------------------------------------- sessions
+
+# The API's wording (its answers are English); the console passes its own, translated text.
+NO_SUCH_SESSION = "No session with this number."
+
+
+def session_by_number(
+    tournament: Tournament, number: int, *, missing: str = NO_SUCH_SESSION
+) -> Session:
+    """The tournament's session `number`, as a request's `session` field names it; else that
+    field's error (a 400 on the API, the field's error on a console form)."""
+    session = Session.objects.filter(tournament=tournament, number=number).first()
+    if session is None:
+        raise ValidationFailed(missing, field="session")
+    return session
 
 
 def session_tables(session: Session) -> list[dict[str, Any]]:

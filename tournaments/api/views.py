@@ -47,7 +47,7 @@ from tournaments.models import (
     Table,
     Tournament,
 )
-from tournaments.selectors import can_see_tournament, visible_tournaments
+from tournaments.selectors import can_see_tournament, session_by_number, visible_tournaments
 from tournaments.services.registration import seats_to_replace
 from tournaments.standings import cache as standings_cache
 from tournaments.standings.exports import standings_csv
@@ -496,9 +496,7 @@ class TournamentViewSet(
         data = parse(PenaltyInputSerializer, request)
         session = None
         if data.get("session") is not None:
-            session = tournament.sessions.filter(number=data["session"]).first()
-            if session is None:
-                raise ValidationFailed("No session with this number.", field="session")
+            session = session_by_number(tournament, data["session"])
         penalty = services.add_penalty(
             actor=request.user,
             tournament=tournament,
@@ -527,9 +525,7 @@ class TournamentViewSet(
     def table_penalties(self, request: Request, slug: str) -> Response:
         tournament = self.get_object()
         data = parse(TablePenaltyInputSerializer, request)
-        session = tournament.sessions.filter(number=data["session"]).first()
-        if session is None:
-            raise ValidationFailed("No session with this number.", field="session")
+        session = session_by_number(tournament, data["session"])
         penalties = services.add_table_penalty(
             actor=request.user,
             tournament=tournament,

@@ -65,7 +65,7 @@ from tournaments.models import (
     Tournament,
 )
 from tournaments.seating import SeatingError, quality
-from tournaments.selectors import session_tables
+from tournaments.selectors import session_by_number, session_tables
 from tournaments.services.registration import seats_to_replace
 from tournaments.services.staff import set_password_path
 from tournaments.views.public import visible_tournament
@@ -158,11 +158,9 @@ def row_error(row: Mapping[str, Any]) -> str:
 
 
 def numbered_session(tournament: Tournament, number: int) -> Session:
-    """The tournament's session `number` (a form's `session` field), or that field's error."""
-    session = Session.objects.filter(tournament=tournament, number=number).first()
-    if session is None:
-        raise ValidationFailed(_("No such session."), field="session")
-    return session
+    """The tournament's session `number` (a form's `session` field), or that field's error in
+    the console's own, translated words (the selector's default is the API's)."""
+    return session_by_number(tournament, number, missing=_("No such session."))
 
 
 # ---------------------------------------------------------------- pages and posts
