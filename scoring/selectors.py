@@ -16,7 +16,7 @@ from core.roles import is_site_admin
 from scoring.engine import RecordError, Ruleset, load_ruleset, replay
 from scoring.models import Game, GamePenalty
 from scoring.policy import game_relations, visible_filter
-from scoring.records import game_record
+from scoring.records import StoredGame, game_record
 from scoring.summary import GameSummary
 
 WINDS = "ESWN"
@@ -84,15 +84,24 @@ def replayed(game: Game, stored_hands: list[dict[str, Any]]) -> dict[str, Any]:
         return {}
 
 
-def table_state(game: Game, *, upto: int | None = None) -> dict[str, Any]:
+def table_state(
+    game: Game, *, upto: int | None = None, stored: StoredGame | None = None
+) -> dict[str, Any]:
     """Names, scores, round, honba and sticks as they stand now (for the always-visible bar);
     with `upto`, as they stood before hand `upto` (0-based) was played (a correction).
 
-    Two queries (seats, hands) and no replay: the scores come from ``Game.summary``.
+    Two queries (seats, hands) and no replay: the scores come from ``Game.summary``. None
+    with `stored`, the rows read with the game (scoring.records.stored_game_from).
     """
+    if stored is not None:
+        seated = stored.seats
+        stored_hands = [h.data for h in stored.hands]
+    else:
+        seated = list(game.seats.select_related("player").order_by("seat"))
+        # Only the records: no model instance per hand (a page read, issue 14.7).
+        stored_hands = list(game.hands.order_by("number").values_list("data", flat=True))
     # Display names without the EMA number the record format adds ("Anna Berg [04120017]").
-    players = [str(s.player) for s in game.seats.select_related("player").order_by("seat")]
-    stored_hands = [h.data for h in game.hands.order_by("number")]
+    players = [str(s.player) for s in seated]
     rules = load_ruleset(game.ruleset, game.rule_overrides or None)
     chombos = game_chombos(game, stored_hands, rules)
     if upto is not None and upto < len(stored_hands):
@@ -142,16 +151,16 @@ def table_state(game: Game, *, upto: int | None = None) -> dict[str, Any]:
         for i, name in enumerate(players)
     ]
     rows: list[dict[str, Any]] = []
-    for i, (stored, out) in enumerate(zip(stored_hands, hands, strict=False)):
+    for i, (data, out) in enumerate(zip(stored_hands, hands, strict=False)):
         rows.append(
             {
                 "number": i,
-                "data": stored,
+                "data": data,
                 "out": out,
                 "label": round_label(out),
-                "summary": describe_hand(stored, players, rules=rules),
+                "summary": describe_hand(data, players, rules=rules),
                 # EMA 2025 7.4: the hand in progress when the 15-minute signal sounded.
-                "time_signal": stored.get("time_signal") is True,
+                "time_signal": data.get("time_signal") is True,
                 "cells": [
                     {"score": score, "delta": delta}
                     for score, delta in zip(out["scores"], out["deltas"], strict=False)
