@@ -38,6 +38,42 @@ def play(tables: list[list], points: dict, rng: random.Random) -> None:
             points[p] = points.get(p, 0) + raw - 25000 + uma[place]
 
 
+def swiss_event(
+    players: int, count: int, *, seed: int, rng_seed: int, sessions: int | None = None
+) -> tuple[list, dict]:
+    """`count` Swiss sessions of players 0..`players`-1 with random results
+    (random.Random(`rng_seed`)), the event's session count announced as `sessions` or not:
+    the history and the points. Every session seats each player once, and the seat-wind
+    spread stays at most 2 on the way (issue 17.1)."""
+    rng = random.Random(rng_seed)
+    ids = list(range(players))
+    points: dict = {}
+    history: list = []
+    for _ in range(count):
+        tables = swiss_session(
+            players=ids, points=points, history=history, seed=seed, sessions=sessions
+        )
+        assert_seats_everyone(tables, ids)
+        history.append(tables)
+        assert quality(history).wind_spread <= 2
+        play(tables, points, rng)
+    return history, points
+
+
+def slow_the_clock(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every clock the search could read jumps an hour per call (issue 17.2: budgets are
+    iterations, so nothing may change)."""
+    clock = [time.monotonic()]
+
+    def slow() -> float:
+        clock[0] += 3600.0
+        return clock[0]
+
+    monkeypatch.setattr(time, "monotonic", slow)
+    monkeypatch.setattr(time, "perf_counter", slow)
+    monkeypatch.setattr(time, "time", slow)
+
+
 @pytest.mark.parametrize(("players", "size"), [(8, 4), (12, 3), (20, 4), (36, 4), (33, 3)])
 def test_every_session_seats_each_player_exactly_once(players: int, size: int) -> None:
     rng = random.Random(players)
@@ -114,15 +150,7 @@ def test_deterministic_under_an_artificially_slowed_clock(monkeypatch: pytest.Mo
         )
 
     before = run()
-    clock = [time.monotonic()]
-
-    def slow() -> float:
-        clock[0] += 3600.0
-        return clock[0]
-
-    monkeypatch.setattr(time, "monotonic", slow)
-    monkeypatch.setattr(time, "perf_counter", slow)
-    monkeypatch.setattr(time, "time", slow)
+    slow_the_clock(monkeypatch)
     assert run() == before
 
 
@@ -230,18 +258,7 @@ def test_winds_end_balanced_when_the_session_count_is_known(players: int, sessio
     # Issue 17.1: seat-wind spread (most-used minus least-used wind) at most 1 at the end of
     # the event, at most 2 on the way; every session seats each player once. (The end rule
     # gives way when it costs more than END_TOLERANCE ranks of spread per table: then <= 2.)
-    rng = random.Random(players)
-    ids = list(range(players))
-    points: dict = {}
-    history: list = []
-    for _ in range(sessions):
-        tables = swiss_session(
-            players=ids, points=points, history=history, seed=1, sessions=sessions
-        )
-        assert_seats_everyone(tables, ids)
-        history.append(tables)
-        assert quality(history).wind_spread <= 2
-        play(tables, points, rng)
+    history, _ = swiss_event(players, sessions, seed=1, rng_seed=players, sessions=sessions)
     q = quality(history)
     assert q.wind_spread <= 1
     assert q.consecutive_repeats == 0
@@ -254,33 +271,14 @@ def test_sixteen_players_five_sessions_no_repeat_and_winds_end_balanced(seed: in
     # a completion are planned together, so every player ends with a wind spread <= 1 (these
     # seeds of ANCHORS.md's simulation ended with spreads of 2 when each session's seats were
     # chosen alone).
-    rng = random.Random(seed)
-    ids = list(range(16))
-    points = dict.fromkeys(ids, 0)
-    history: list = []
-    for _ in range(5):
-        tables = swiss_session(players=ids, points=points, history=history, seed=seed, sessions=5)
-        assert_seats_everyone(tables, ids)
-        assert tables == swiss_session(
-            players=ids, points=points, history=history, seed=seed, sessions=5
-        )
-        history.append(tables)
-        assert quality(history).wind_spread <= 2
-        play(tables, points, rng)
+    history, _ = swiss_event(16, 5, seed=seed, rng_seed=seed, sessions=5)
+    assert swiss_event(16, 5, seed=seed, rng_seed=seed, sessions=5)[0] == history  # no clock
     q = quality(history)
     assert (q.extra_meetings, q.consecutive_repeats, q.wind_spread) == (0, 0, 1)
 
 
 def test_wind_spread_stays_at_most_two_without_the_session_count() -> None:
-    rng = random.Random(4)
-    ids = list(range(24))
-    points: dict = {}
-    history: list = []
-    for _ in range(6):
-        tables = swiss_session(players=ids, points=points, history=history, seed=4)
-        history.append(tables)
-        assert quality(history).wind_spread <= 2
-        play(tables, points, rng)
+    swiss_event(24, 6, seed=4, rng_seed=4)  # asserts the spread after each session
 
 
 def test_command_takes_the_session_count_and_reports_groups_on_stderr() -> None:
@@ -331,15 +329,7 @@ def test_end_wind_rule_and_its_probe_are_deterministic_under_a_slowed_clock(
         ]
 
     before = run()
-    clock = [time.monotonic()]
-
-    def slow() -> float:
-        clock[0] += 3600.0
-        return clock[0]
-
-    monkeypatch.setattr(time, "monotonic", slow)
-    monkeypatch.setattr(time, "perf_counter", slow)
-    monkeypatch.setattr(time, "time", slow)
+    slow_the_clock(monkeypatch)
     assert run() == before
     for tables in before:
         assert_seats_everyone(tables, ids)
@@ -356,17 +346,7 @@ def test_sixteen_players_look_ahead_is_deterministic_and_seats_everyone_once(
     from tournaments.seating import swiss
 
     def event(seed: int) -> list:
-        rng = random.Random(seed)
-        ids = list(range(16))
-        points = dict.fromkeys(ids, 0)
-        history: list = []
-        for _ in range(5):
-            tables = swiss_session(
-                players=ids, points=points, history=history, seed=seed, sessions=5
-            )
-            assert_seats_everyone(tables, ids)
-            history.append(tables)
-            play(tables, points, rng)
+        history, _ = swiss_event(16, 5, seed=seed, rng_seed=seed, sessions=5)
         q = quality(history)
         assert (q.extra_meetings, q.consecutive_repeats, q.wind_spread) == (0, 0, 1)
         return history
@@ -383,14 +363,8 @@ def test_look_ahead_chooses_among_the_cheapest_rounds() -> None:
     # and depends only on the standings and the seed.
     from tournaments.seating import swiss
 
-    rng = random.Random(3)
     ids = list(range(16))
-    points = dict.fromkeys(ids, 0)
-    history: list = []
-    for _ in range(2):
-        tables = swiss_session(players=ids, points=points, history=history, seed=3, sessions=5)
-        history.append(tables)
-        play(tables, points, rng)
+    history, points = swiss_event(16, 2, seed=3, rng_seed=3, sessions=5)
     met = pairs([t for rnd in history for t in rnd])
     session = swiss._Session(
         n=16,
