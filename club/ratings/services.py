@@ -187,9 +187,8 @@ def rate_game(*, game_id: int) -> None:
     for match in matches:
         changes.extend(_apply(match, current))
     RatingChange.objects.bulk_create(changes)
-    Rating.objects.filter(
-        player_id__in=[p for p in players if current.get(p, (0, 0, 0))[2] == 0]
-    ).delete()
+    # Every player here is in `current`: rewound (checked above) or just rated.
+    Rating.objects.filter(player_id__in=[p for p in players if current[p][2] == 0]).delete()
     Rating.objects.bulk_create(
         [
             Rating(player_id=pid, mu=mu, sigma=sigma, games=games)

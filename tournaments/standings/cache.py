@@ -43,11 +43,14 @@ def prerender(part: str, build: Callable[[int], Any]) -> None:
     _PRERENDERED[part] = build
 
 
-def touch(tournament_ids: int | Iterable[int]) -> None:
-    """The standings of these tournaments changed (call inside the writing transaction)."""
+def touch(tournament_ids: int | Iterable[int]) -> uuid.UUID:
+    """The standings of these tournaments changed (call inside the writing transaction): their
+    new version."""
     ids = [tournament_ids] if isinstance(tournament_ids, int) else list(tournament_ids)
+    version = uuid.uuid4()
     if ids:
-        Tournament.objects.filter(pk__in=ids).update(standings_version=uuid.uuid4())
+        Tournament.objects.filter(pk__in=ids).update(standings_version=version)
+    return version
 
 
 def renew(tournament_id: int) -> None:
@@ -55,8 +58,7 @@ def renew(tournament_id: int) -> None:
     parts from the new rows. They are cached at once, under the new version: no reader can
     ask for that version before the transaction commits, and if it rolls back, nobody ever
     will (the entry just expires)."""
-    version = uuid.uuid4()
-    Tournament.objects.filter(pk=tournament_id).update(standings_version=version)
+    version = touch(tournament_id)
     for part, build in _PRERENDERED.items():
         fail_open_cache.set(
             _key(part, tournament_id, version), build(tournament_id), TIMEOUT_SECONDS
