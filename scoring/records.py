@@ -75,13 +75,17 @@ class StoredGame:
     penalties: list[GamePenalty]
 
 
-# ---- the rows in the game's own query (PostgreSQL) -------------------------------------------
-# A hand entry locks the game and then reads its seats, hands and penalties: four round trips.
-# On PostgreSQL the three lists come inside the locking query instead, each as an array of its
-# rows (`to_jsonb`: every column, by its name), and become model instances again here. The SQL
-# is written once (compiling the same thing from ORM expressions cost more CPU than the round
-# trips it saves). Other databases (SQLite in development and `make test`) read the rows with
-# load_stored_game.
+# ---- the rows in one query (PostgreSQL) ------------------------------------------------------
+# A game's seats, hands and penalties in one query instead of three: on PostgreSQL each list
+# comes as an array of its rows (`to_jsonb`: every column, by its name), and becomes model
+# instances again here. The SQL is written once (compiling the same thing from ORM expressions
+# cost more CPU than the round trips it saves). Other databases (SQLite in development and
+# `make test`) read the rows with load_stored_game.
+#
+# Never inside the statement that locks the game for a write (issue 30.2): a SELECT ... FOR
+# UPDATE that waited for another transaction's lock returns the newest game row, but its
+# subqueries still read the snapshot taken before the wait, without the hand that transaction
+# just committed. A write reads the rows after the lock, with stored_game_after_lock.
 
 _ROWS = "_stored_rows_"
 
@@ -150,6 +154,21 @@ def stored_game_from(game: Game) -> StoredGame | None:
         hands=[_instance(Hand, row) for row in rows["hands"]],
         penalties=[_instance(GamePenalty, row) for row in rows["penalties"]],
     )
+
+
+def stored_game_after_lock(game: Game) -> StoredGame:
+    """The rows of a game this transaction has locked, read by a statement of their own after
+    the lock (so they include whatever the previous lock holder committed): one query on
+    PostgreSQL, three elsewhere."""
+    names = stored_rows_annotations()
+    if not names:
+        return load_stored_game(game)
+    row = Game.objects.filter(pk=game.pk).annotate(**names).values(*names).get()
+    loaded = Game(pk=game.pk)
+    loaded.__dict__.update(row)
+    stored = stored_game_from(loaded)
+    assert stored is not None
+    return stored
 
 
 def load_stored_game(game: Game) -> StoredGame:

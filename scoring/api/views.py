@@ -158,8 +158,7 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ServiceViewS
         # service needs it, locked, and the service keeps it instead of reading it again.
         in_transaction = transaction.get_connection().in_atomic_block
         games = (
-            # A hand entry or a finalize replays the game: its rows come along.
-            services.locked_games(with_rows=self.action in ("hands", "finalize"))
+            services.locked_games()
             if in_transaction
             else Game.objects.select_related(*game_relations()).defer("summary")
         )

@@ -13,7 +13,7 @@ from core.errors import ConflictError, PermissionDenied, ValidationFailed
 from scoring.engine import RecordError, RulesError, final_results, load_ruleset, replay
 from scoring.models import Game, GamePenalty
 from scoring.policy import can_edit_game, game_relations, policy_for
-from scoring.records import final_scores_of, stored_rows_annotations
+from scoring.records import final_scores_of
 from scoring.signals import announce_game_changed
 
 
@@ -55,16 +55,16 @@ def require_open_session(actor: Any, game: Game, *, started: bool = True) -> Non
         policy_for(game).check_open(actor, game, started=started)
 
 
-def locked_games(*, with_rows: bool = False) -> QuerySet[Game]:
+def locked_games() -> QuerySet[Game]:
     """Games read for a write: the row locked for this transaction (FOR UPDATE of the game
     only), with what its app's policy reads (scoring.policy.game_relations: a tournament game's
     table, session and tournament; the API answers with this very object).
 
-    `with_rows`: the seats, hands and penalties come in the same query where the database can
-    (scoring.records.stored_game_from), for a write that replays the game (the hand entry).
+    Never the game's seats, hands or penalties in the same statement: after waiting for the
+    lock they would be the rows from before the previous holder committed (issue 30.2). A
+    write reads them next, with scoring.records.stored_game_after_lock.
     """
-    games = Game.objects.select_for_update(of=("self",)).select_related(*game_relations())
-    return games.annotate(**stored_rows_annotations()) if with_rows else games
+    return Game.objects.select_for_update(of=("self",)).select_related(*game_relations())
 
 
 def _transaction() -> object | None:
@@ -80,7 +80,7 @@ def mark_locked(game: Game) -> Game:
     return game
 
 
-def lock_game(game: Game | int, *, expected_version: int, with_rows: bool = False) -> Game:
+def lock_game(game: Game | int, *, expected_version: int) -> Game:
     """Lock the game row for this transaction and check the client's version.
 
     Must be called inside `transaction.atomic`. A stale version is a ConflictError carrying the
@@ -90,7 +90,7 @@ def lock_game(game: Game | int, *, expected_version: int, with_rows: bool = Fals
     pk = game if isinstance(game, int) else game.pk
     already = isinstance(game, Game) and getattr(game, "_locked_in", None) is _transaction()
     try:
-        locked = game if already else locked_games(with_rows=with_rows).get(pk=pk)
+        locked = game if already else locked_games().get(pk=pk)
     except Game.DoesNotExist as error:
         raise ValidationFailed("This game does not exist.", field="game") from error
     assert isinstance(locked, Game)

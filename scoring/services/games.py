@@ -29,9 +29,8 @@ from scoring.models import Game, GamePenalty, GameSeat, Hand
 from scoring.policy import GamePolicy, policy_for, policy_for_place
 from scoring.records import (
     game_record,  # the one game-record writer (re-exported)
-    load_stored_game,
     resolve_player_label,
-    stored_game_from,
+    stored_game_after_lock,
 )
 from scoring.summary import GameSummary
 
@@ -164,17 +163,15 @@ def finalize_game(
     (before it, organisers only: `check_time_signal`).
     """
     override: str | None = None
-    # With its seats, hands and penalties where the database can (PostgreSQL): the game is
-    # replayed from these rows, and the answer is built from them (issue 14.7).
-    game = lock_game(game, expected_version=expected_version, with_rows=True)
+    game = lock_game(game, expected_version=expected_version)
     require_editor(actor, game)
     require_open_session(actor, game)
     if game.status == Game.Status.FINISHED:
         raise ValidationFailed("The game is already finished.", field="status")
-    stored = stored_game_from(game)
-    if stored is None and game.entry == Game.Entry.HANDS:
-        stored = load_stored_game(game)
-    hands = len(stored.hands) if stored is not None else None
+    # Its seats, hands and penalties, read after the lock (issue 30.2): the game is replayed
+    # from these rows, and the answer is built from them (issue 14.7).
+    stored = stored_game_after_lock(game)
+    hands = len(stored.hands)
     before = game_snapshot(game, hands=hands)
     if end is not None:
         if end not in END_VALUES:
@@ -185,7 +182,6 @@ def finalize_game(
         if not game.final_scores:
             raise ValidationFailed("Enter the final scores first.", field="final_scores")
     else:
-        assert stored is not None
         if not stored.hands:
             raise ValidationFailed("The game has no hands yet.", field="hands")
         # One record, replayed as it will be stored (finishing changes nothing the engine
@@ -226,8 +222,7 @@ def finalize_game(
         reason=reason,
         **audit_scope(game),
     )
-    if stored is not None:
-        keep_loaded(game, seats=stored.seats, hands=stored.hands)  # the answer needs no read
+    keep_loaded(game, seats=stored.seats, hands=stored.hands)  # the answer needs no read
     return game
 
 

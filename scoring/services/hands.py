@@ -19,7 +19,7 @@ from scoring.engine import load_ruleset
 from scoring.engine.constants import WINDS
 from scoring.engine.validate import MAX_HANDS
 from scoring.models import Game, Hand
-from scoring.records import game_record, load_stored_game, stored_game_from
+from scoring.records import game_record, stored_game_after_lock
 from scoring.summary import GameSummary
 from scoring.tiles import Situation, TileError, cross_check, evaluate
 
@@ -151,7 +151,7 @@ def enter_hand(
     the audit entry are written. The game comes back with its seats and hands loaded, so an
     answer needs no further query.
     """
-    game = lock_game(game, expected_version=expected_version, with_rows=True)
+    game = lock_game(game, expected_version=expected_version)
     require_editor(actor, game)
     require_open_session(actor, game)
     _require_hand_entry(game)
@@ -163,8 +163,9 @@ def enter_hand(
     tiles = _check_tiles(tiles)
     if is_over(game.summary):
         raise ValidationFailed("The rules have ended this game: no more hands.", field="hand")
-    # Read with the locked game where the database can (PostgreSQL), else three queries.
-    stored = stored_game_from(game) or load_stored_game(game)
+    # Read after the lock, never with it: a hand committed while this request waited for the
+    # lock must be counted (issue 30.2). One query on PostgreSQL, else three.
+    stored = stored_game_after_lock(game)
     number = len(stored.hands)
     if number >= MAX_HANDS:  # the longest legal game (scoring/engine/validate.py, issue 16.2)
         raise ValidationFailed(

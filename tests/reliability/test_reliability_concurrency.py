@@ -212,3 +212,38 @@ def test_many_referees_racing_on_one_game_lose_no_update(event: Event) -> None:
         accepted += 1
     game.refresh_from_db()
     assert Hand.objects.filter(game=game).count() == accepted == game.version
+
+
+def test_racing_on_two_versions_every_loser_gets_409_with_the_current_game(event: Event) -> None:
+    """Issue 30.2: eight hand POSTs at once, half from version v and half from v + 1. A request
+    for v + 1 that waited on the game's lock while a v request entered its hand must count the
+    hands after the lock (not as its locking statement saw them before the wait): it enters the
+    next hand, or is a 409; never a 500 on the hand number."""
+    game = event.games[0]
+    clients = [event.client() for _ in range(8)]
+    for _round in range(4):
+        version = Game.objects.get(pk=game.pk).version
+        responses = run_together(
+            *[
+                functools.partial(
+                    client.post,
+                    hands_url(game),
+                    {"version": version + i % 2, "hand": ron(winner=(i % 3) + 1, loser=0, han=1)},
+                    format="json",
+                )
+                for i, client in enumerate(clients)
+            ]
+        )
+        codes = [r.status_code for r in responses]
+        assert set(codes) <= {201, 409}, [
+            r.content[:300] for r in responses if r.status_code >= 500
+        ]
+        assert 1 <= codes.count(201) <= 2
+        game.refresh_from_db()
+        assert Hand.objects.filter(game=game).count() == game.version
+        assert game.version == version + codes.count(201)
+        for loser in (r for r in responses if r.status_code == 409):
+            current = loser.json()["current"]
+            assert loser.json()["current_version"] == current["version"]
+            assert len(current["hands"]) == current["version"]  # the game as it was committed
+            assert version <= current["version"] <= game.version
