@@ -89,7 +89,8 @@ def test_csv_header_is_exact_and_rows_are_quoted():
     ]
     rows = list(csv.reader(io.StringIO(text)))
     assert len(rows) == 9
-    assert rows[1] == ["1", "P0", "Player000", "04000000", "30.3", "30.3", "yes", "DEU"]
+    # GER: the EMA ranking site's code for Germany (issue 36), not ISO's DEU
+    assert rows[1] == ["1", "P0", "Player000", "04000000", "30.3", "30.3", "yes", "GER"]
     late = next(r for r in rows if r[1] == "P1")
     assert (late[4], late[5]) == ("5", "3")  # table points before, score after the penalty
     assert all(line.startswith('"') for line in lines)
@@ -148,7 +149,7 @@ def test_xlsx_reads_back_as_the_ema_results_tool_reads_it():
         "raw_date": tournament["raw_date"],
         "riichi": True,
         "day_count": 2,
-        "country3": "DEU",
+        "country3": "GER",  # the EMA site's code (issue 36)
     }
     assert tournament["raw_date"] == _dates(t) and "-" in tournament["raw_date"]
     first = players[0]
@@ -158,13 +159,13 @@ def test_xlsx_reads_back_as_the_ema_results_tool_reads_it():
         "last_name": "Player000",
         "ema_id": "04000000",
         "is_ema": True,
-        "country3": "DEU",
+        "country3": "GER",
         "table_points": 30300,
         "score": 30300,
     }
     late = next(p for p in players if p["first_name"] == "P1")
     assert (late["table_points"], late["score"]) == (5000, 3000)  # before / after penalty
-    assert {p["country3"] for p in players} == {"DEU", "FRA"}
+    assert {p["country3"] for p in players} == {"GER", "FRA"}
     ws = load_workbook(io.BytesIO(data))["Results"]
     assert [c.value for c in ws[1]][:10] == ["Tournament", "Players", *XLSX_HEADER[2:10]]
     assert ws["F2"].number_format == "00000000" and ws["F2"].data_type == "n"
@@ -183,12 +184,16 @@ def test_ema_numbers_are_zero_padded_to_8_digits():
 def test_validation_lists_penalties_missing_ema_numbers_and_ties():
     t, _ = _finished_tournament(ema=False)
     report = validate_for_export(t)
-    assert report.ok
+    # Issue 36: players without an EMA number block (the importer's str(int(cell)) fails on
+    # an empty cell) until the organiser confirms them.
+    assert {p.code for p in report.blocking} == {"no_ema_number"}
     assert report.penalty_total == 2000 and report.penalties[0]["kind"] == "lateness"
     assert len(report.players_without_ema) == 8
     assert report.ties  # f and g tie for 2nd at table 2 and c/... share totals
     assert report.mers is not None and report.mers.total == 2.0
-    assert ema_csv(t).splitlines()[1].split(",")[3] == '""'
+    with pytest.raises(ExportBlocked):
+        ema_csv(t)
+    assert ema_csv(t, confirm_unknown=True).splitlines()[1].split(",")[3] == '""'
 
 
 def test_export_refuses_unfinished_games_unless_forced():

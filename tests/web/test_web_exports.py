@@ -43,7 +43,8 @@ EMA_HEADER = [
 
 @pytest.fixture
 def ready(tournament: Tournament, players: list[Any]) -> Tournament:
-    """One finished game, a lateness penalty, standings rebuilt: nothing blocks the export."""
+    """One finished game, a lateness penalty, standings rebuilt: only Clara's missing EMA
+    number blocks the export, until the organiser confirms it (issue 36)."""
     paper_game(tournament, 1, 1, players)
     PenaltyFactory(tournament=tournament, player=players[1], kind="lateness", points=2000)
     players[2].ema_number = None
@@ -108,7 +109,9 @@ def test_report_lists_penalties_with_sum_and_players_without_ema(
     response = organiser_client.get(url("exports", ready))
     assert response.status_code == 200
     html = response.content.decode()
-    assert 'id="report-ok"' in html
+    # Issue 36: a player without an EMA number blocks until the organiser confirms.
+    assert 'id="report-blocking"' in html and "Clara Claus has no EMA number" in html
+    assert 'id="confirm-xls"' in html
     assert 'id="penalty-total">2000<' in html
     assert "Clara Claus" in html and "no EMA number" in html
     assert "MERS weight" in html
@@ -136,7 +139,8 @@ def test_export_anyway_downloads_the_csv(organiser_client: Client, blocked: Tour
 
 
 def test_ema_csv_header_is_exact(organiser_client: Client, ready: Tournament) -> None:
-    response = organiser_client.get(url("ema_download", ready, "csv"))
+    assert organiser_client.get(url("ema_download", ready, "csv")).status_code == 409
+    response = organiser_client.post(url("ema_download", ready, "csv"), {"confirm": "1"})
     assert response.status_code == 200
     assert response["Content-Type"].startswith("text/csv")
     assert 'filename="hamburg-open-ema.csv"' in response["Content-Disposition"]
@@ -150,7 +154,7 @@ def test_ema_csv_header_is_exact(organiser_client: Client, ready: Tournament) ->
 
 
 def test_ema_xlsx_opens_with_openpyxl(organiser_client: Client, ready: Tournament) -> None:
-    response = organiser_client.get(url("ema_download", ready, "xlsx"))
+    response = organiser_client.post(url("ema_download", ready, "xlsx"), {"confirm": "1"})
     assert response.status_code == 200
     sheet = load_workbook(io.BytesIO(response.content))["Results"]
     rows = list(sheet.iter_rows(values_only=True))

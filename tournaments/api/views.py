@@ -38,7 +38,7 @@ from scoring.api.serializers import AuditEntrySerializer
 from tournaments import roles, services
 from tournaments.backup import export_tournament
 from tournaments.ema import mers
-from tournaments.ema.export import ExportBlocked, ema_csv, ema_xlsx, validate_for_export
+from tournaments.ema.export import XLS_TYPE, ExportBlocked, ema_file, validate_for_export
 from tournaments.models import (
     Penalty,
     Registration,
@@ -596,16 +596,28 @@ class TournamentViewSet(
         summary="The EMA results file (organisers); 409 with the report while not ready",
         parameters=[
             OpenApiParameter(
-                "format", OpenApiTypes.STR, enum=["csv", "xlsx"], description="Default csv."
+                "format",
+                OpenApiTypes.STR,
+                enum=["csv", "xls", "xlsx"],
+                description="Default csv; xls is the workbook the EMA's importer opens.",
             ),
             OpenApiParameter(
                 "force",
                 OpenApiTypes.BOOL,
                 description="Export even though the validation report blocks it.",
             ),
+            OpenApiParameter(
+                "confirm_unknown",
+                OpenApiTypes.BOOL,
+                description="Export players without an EMA number (written as 0).",
+            ),
+            OpenApiParameter(
+                "sheet", OpenApiTypes.STR, description="Workbook sheet name (xls: rcr)."
+            ),
         ],
         responses={
             (200, "text/csv"): OpenApiTypes.STR,
+            (200, XLS_TYPE): OpenApiTypes.BINARY,
             (200, XLSX): OpenApiTypes.BINARY,
             409: EmaBlockedSerializer,
             **errors(400, 403, 404),
@@ -620,20 +632,14 @@ class TournamentViewSet(
     )
     def ema_export(self, request: Request, slug: str) -> Response | HttpResponse:
         tournament = self.get_object()
-        file_format = _file_format(request, ("csv", "xlsx"), "csv")
-        force = _query_flag(request, "force")
+        file_format = _file_format(request, ("csv", "xls", "xlsx"), "csv")
+        flags = {name: _query_flag(request, name) for name in ("force", "confirm_unknown")}
         try:
-            if file_format == "xlsx":
-                return _download(
-                    ema_xlsx(tournament, force=force),
-                    filename=f"{tournament.slug}-ema.xlsx",
-                    content_type=XLSX,
-                )
-            return _download(
-                ema_csv(tournament, force=force),
-                filename=f"{tournament.slug}-ema.csv",
-                content_type="text/csv; charset=utf-8",
+            content, content_type = ema_file(
+                tournament, file_format, sheet=request.query_params.get("sheet"), **flags
             )
+            filename = f"{tournament.slug}-ema.{file_format}"
+            return _download(content, filename=filename, content_type=content_type)
         except ExportBlocked as blocked:
             body = {**blocked.as_dict(), "report": blocked.report.to_dict()}
             return Response(body, status=status.HTTP_409_CONFLICT)

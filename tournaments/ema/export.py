@@ -1,7 +1,10 @@
-"""The EMA results file: the CSV report grid and the XLSX results workbook (docs/ema-export.md).
+"""The EMA results file: the CSV report grid and the results workbook, as BIFF8 ``.xls`` (what
+the EMA's importer opens) or ``.xlsx`` (docs/ema-export.md).
 
 ``validate_for_export`` checks the tournament first and returns an ``ExportReport``; the
-exports refuse (``ExportBlocked``) while it has blocking problems, unless ``force=True``.
+exports refuse (``ExportBlocked``) while it has blocking problems, unless ``force=True``;
+players without an EMA number block until the organiser confirms them
+(``confirm_unknown=True``), who are then written with ``UNKNOWN_EMA_NUMBER``.
 """
 
 from __future__ import annotations
@@ -13,7 +16,6 @@ from typing import Any
 
 from django.db.models import Q
 
-from core.countries import alpha3
 from core.errors import ValidationFailed
 from scoring.engine import RulesError, load_ruleset
 from scoring.models import Game, GameSeat
@@ -26,6 +28,7 @@ from tournaments.spreadsheet import SafeCsvWriter, append_xlsx_row, is_formula_l
 from tournaments.standings.exports import thousands
 from tournaments.standings.services import compute_standings
 
+from .countries import ema_country
 from .mers import MersWeight, tournament_days, tournament_mers
 
 BOM = "\ufeff"
@@ -65,6 +68,20 @@ XLSX_HEADER = [
 POINTS_FORMAT = "0"  # every point cell is an integer number of points: one number format
 EMA_NUMBER_FORMAT = "00000000"
 MERS_FORMAT = "0.0"
+# The EMA number written for a confirmed player without one. The importer reads
+# str(int(cell)), so the cell must be a number. The EMA's results pages show "-" for a player
+# without an EMA number, which its own scraper (utils/scrapers.py, dash_to_0) reads as "0"
+# ("not an EMA-registered player"); with "EMA member" FALSE the importer files the player
+# under its own id "-1" (a new player each time). -1 itself would match the first such player
+# already on file, so 0 it is (docs/ema-export.md).
+UNKNOWN_EMA_NUMBER = 0
+# The sheet name: the EMA keeps one sheet per tournament, named by ruleset and its own
+# tournament number (the importer's author: results_to_db(db, 'fake-tourney.xls', 'rcr220');
+# the site's page TR_RCR_220.html). We do not know the EMA's number: "rcr" unless the
+# organiser gives the full name (export_ema --sheet rcr220).
+DEFAULT_SHEET = "rcr"
+# Excel's rules for a sheet name (both formats): 1-31 characters, none of these.
+_SHEET_FORBIDDEN = set("[]:*?/\\")
 
 
 @dataclass
@@ -262,11 +279,14 @@ def validate_for_export(tournament: Tournament) -> ExportReport:
     for row in rows:
         if not row.player.ema_number:
             report.players_without_ema.append(str(row.player))
+            # Blocking (issue 36): the importer's str(int(cell)) fails on an empty cell;
+            # the organiser confirms (confirm_unknown) and the cell gets UNKNOWN_EMA_NUMBER.
             report.problems.append(
                 Problem(
                     "no_ema_number",
-                    f"{row.player} has no EMA number",
-                    False,
+                    f"{row.player} has no EMA number (confirm to export with"
+                    f" {UNKNOWN_EMA_NUMBER}, the EMA's number for an unknown player)",
+                    True,
                     player_id=row.player_id,
                 )
             )
@@ -312,12 +332,29 @@ def result_lines(tournament: Tournament) -> list[ResultLine]:
     ]
 
 
-def _checked(tournament: Tournament, force: bool) -> ExportReport:
+def _checked(tournament: Tournament, force: bool, confirm_unknown: bool = False) -> ExportReport:
     report = validate_for_export(tournament)
     unrankable = any(p.code == "three_players" for p in report.blocking)
-    if not report.ok and (not force or unrankable):  # force cannot make sanma rankable
+    # Players without an EMA number need the organiser's confirmation (or force); every other
+    # blocking problem needs force; nothing makes sanma rankable.
+    waived = confirm_unknown or force
+    left = [p for p in report.blocking if not (p.code == "no_ema_number" and waived)]
+    if left and (not force or unrankable):
         raise ExportBlocked(report)
     return report
+
+
+def sheet_name(name: str | None) -> str:
+    """A valid sheet name (Excel: 1-31 characters, none of [ ] : * ? / \\), or
+    ValidationFailed naming the field ``sheet``."""
+    name = DEFAULT_SHEET if name is None else name
+    if not 1 <= len(name) <= 31 or set(name) & _SHEET_FORBIDDEN or name != name.strip("'"):
+        raise ValidationFailed(
+            "a sheet name has 1-31 characters, none of [ ] : * ? / \\ and no leading or"
+            " trailing apostrophe",
+            field="sheet",
+        )
+    return name
 
 
 THREE_PLAYER_REASON = (
@@ -336,9 +373,9 @@ def _three_players(tournament: Tournament) -> bool:
     return rules.players == 3
 
 
-def ema_csv(tournament: Tournament, *, force: bool = False) -> str:
+def ema_csv(tournament: Tournament, *, force: bool = False, confirm_unknown: bool = False) -> str:
     """The report grid: exactly ``CSV_HEADER``, one quoted row per ranked player (UTF-8)."""
-    _checked(tournament, force)
+    _checked(tournament, force, confirm_unknown)
     out = io.StringIO()
     out.write(BOM)  # Excel reads the file as UTF-8 only with it: accents stay accents
     writer = SafeCsvWriter(out, quoting=csv.QUOTE_ALL, lineterminator="\r\n")  # issue 16.1
@@ -353,7 +390,7 @@ def ema_csv(tournament: Tournament, *, force: bool = False) -> str:
                 thousands(line.table_points),
                 thousands(line.score),
                 "yes" if line.member else "no",
-                alpha3(line.country),
+                ema_country(line.country),
             ]
         )
     return out.getvalue()
@@ -374,44 +411,28 @@ def _dates(tournament: Tournament) -> str:
     return f"{a.day} {names[a.month - 1]} {a.year} - {b.day} {names[b.month - 1]} {b.year}"
 
 
-def ema_xlsx(tournament: Tournament, *, force: bool = False) -> bytes:
-    """The EMA results workbook (``XLSX_HEADER``): typed cells, never formulas (issue 16.1)."""
-    # openpyxl is heavy: loaded for an XLSX export only.
-    from openpyxl import Workbook
+def _player_cells(line: ResultLine) -> list[Any]:
+    """Columns A-J of a player's row (both workbook formats)."""
+    return [
+        None,
+        None,
+        line.place,
+        line.first_name,
+        line.last_name,
+        int(line.ema_number) if line.ema_number else UNKNOWN_EMA_NUMBER,
+        line.table_points,
+        line.score,
+        line.member,
+        ema_country(line.country),
+    ]
 
-    report = _checked(tournament, force)
-    lines = result_lines(tournament)
-    mers = report.mers or tournament_mers(tournament)
-    wb = Workbook()
-    ws = wb.active
-    assert ws is not None
-    ws.title = "Results"
-    append_xlsx_row(ws, XLSX_HEADER)
-    for line in lines:
-        append_xlsx_row(
-            ws,
-            [
-                None,
-                None,
-                line.place,
-                line.first_name,
-                line.last_name,
-                int(line.ema_number) if line.ema_number else None,
-                line.table_points,
-                line.score,
-                line.member,
-                alpha3(line.country),
-            ],
-        )
-        r = ws.max_row
-        ws.cell(row=r, column=3).number_format = POINTS_FORMAT
-        ws.cell(row=r, column=6).number_format = EMA_NUMBER_FORMAT
-        ws.cell(row=r, column=7).number_format = POINTS_FORMAT
-        ws.cell(row=r, column=8).number_format = POINTS_FORMAT
-    details: dict[int, Any] = {
+
+def _details(tournament: Tournament, lines: list[ResultLine], mers: MersWeight) -> dict[int, Any]:
+    """Row 3's cells by 1-based column (both workbook formats)."""
+    return {
         1: tournament.name,
         2: len(lines),
-        12: alpha3(tournament.country),
+        12: ema_country(tournament.country),
         13: tournament.city,
         14: float(mers.total),
         15: mers.countries,
@@ -419,7 +440,79 @@ def ema_xlsx(tournament: Tournament, *, force: bool = False) -> bytes:
         17: _dates(tournament),
         18: tournament_days(tournament),
     }
-    for column, value in details.items():
+
+
+def ema_xls(
+    tournament: Tournament,
+    *,
+    force: bool = False,
+    confirm_unknown: bool = False,
+    sheet: str | None = None,
+) -> bytes:
+    """The EMA results workbook as BIFF8 ``.xls`` (what xlrd 2.x, the EMA importer's reader,
+    opens): the cells of ``ema_xlsx``, numbers as numbers, TRUE/FALSE as booleans, text as
+    text (a BIFF8 label is never a formula, issue 16.1), one sheet named ``sheet``."""
+    import xlwt  # loaded for an .xls export only
+
+    name = sheet_name(sheet)
+    report = _checked(tournament, force, confirm_unknown)
+    lines = result_lines(tournament)
+    mers = report.mers or tournament_mers(tournament)
+    wb = xlwt.Workbook(encoding="utf-8")
+    ws = wb.add_sheet(name)
+    plain = xlwt.easyxf("")
+    points = xlwt.easyxf(num_format_str=POINTS_FORMAT)
+    # One number format per column, as in the .xlsx (2, 15, 18 are row 3's counts).
+    formats = {c: points for c in (2, 3, 7, 8, 15, 18)}
+    formats[6] = xlwt.easyxf(num_format_str=EMA_NUMBER_FORMAT)
+    formats[14] = xlwt.easyxf(num_format_str=MERS_FORMAT)
+    cells: dict[tuple[int, int], Any] = {}
+    for c, title in enumerate(XLSX_HEADER, start=1):
+        cells[(1, c)] = title or None
+    for r, line in enumerate(lines, start=2):
+        for c, value in enumerate(_player_cells(line), start=1):
+            cells[(r, c)] = value
+    for c, value in _details(tournament, lines, mers).items():
+        cells[(3, c)] = value
+    for (r, c), value in sorted(cells.items()):
+        if value is None:
+            continue
+        number = isinstance(value, int | float) and not isinstance(value, bool)
+        ws.write(r - 1, c - 1, value, formats.get(c, plain) if number else plain)
+    buffer = io.BytesIO()
+    wb.save(buffer)
+    return buffer.getvalue()
+
+
+def ema_xlsx(
+    tournament: Tournament,
+    *,
+    force: bool = False,
+    confirm_unknown: bool = False,
+    sheet: str | None = None,
+) -> bytes:
+    """The EMA results workbook (``XLSX_HEADER``): typed cells, never formulas (issue 16.1);
+    the sheet is "Results" unless named."""
+    # openpyxl is heavy: loaded for an XLSX export only.
+    from openpyxl import Workbook
+
+    name = "Results" if sheet is None else sheet_name(sheet)
+    report = _checked(tournament, force, confirm_unknown)
+    lines = result_lines(tournament)
+    mers = report.mers or tournament_mers(tournament)
+    wb = Workbook()
+    ws = wb.active
+    assert ws is not None
+    ws.title = name
+    append_xlsx_row(ws, XLSX_HEADER)
+    for line in lines:
+        append_xlsx_row(ws, _player_cells(line))
+        r = ws.max_row
+        ws.cell(row=r, column=3).number_format = POINTS_FORMAT
+        ws.cell(row=r, column=6).number_format = EMA_NUMBER_FORMAT
+        ws.cell(row=r, column=7).number_format = POINTS_FORMAT
+        ws.cell(row=r, column=8).number_format = POINTS_FORMAT
+    for column, value in _details(tournament, lines, mers).items():
         cell = ws.cell(row=3, column=column)
         cell.value = value
         if isinstance(value, str):
@@ -433,3 +526,28 @@ def ema_xlsx(tournament: Tournament, *, force: bool = False) -> bytes:
     buffer = io.BytesIO()
     wb.save(buffer)
     return buffer.getvalue()
+
+
+XLS_TYPE = "application/vnd.ms-excel"
+XLSX_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+EMA_FORMATS: dict[str, str] = {"csv": "text/csv; charset=utf-8", "xls": XLS_TYPE, "xlsx": XLSX_TYPE}
+
+
+def ema_file(
+    tournament: Tournament,
+    file_format: str,
+    *,
+    force: bool = False,
+    confirm_unknown: bool = False,
+    sheet: str | None = None,
+) -> tuple[bytes, str]:
+    """The EMA file in ``file_format`` (a key of ``EMA_FORMATS``) and its content type: what
+    the console and API downloads answer."""
+    flags = {"force": force, "confirm_unknown": confirm_unknown}
+    if file_format == "csv":
+        return ema_csv(tournament, **flags).encode("utf-8"), EMA_FORMATS["csv"]
+    if file_format == "xls":
+        return ema_xls(tournament, sheet=sheet, **flags), XLS_TYPE
+    if file_format == "xlsx":
+        return ema_xlsx(tournament, sheet=sheet, **flags), XLSX_TYPE
+    raise ValidationFailed(f"format must be one of: {', '.join(EMA_FORMATS)}.", field="format")

@@ -20,7 +20,7 @@ from core.errors import ServiceError, ValidationFailed
 from scoring.services.imports import ImportTarget, import_game_records
 from tournaments import roles
 from tournaments.backup import export_tournament
-from tournaments.ema.export import ExportBlocked, ema_csv, ema_xlsx, validate_for_export
+from tournaments.ema.export import EMA_FORMATS, ExportBlocked, ema_file, validate_for_export
 from tournaments.ema.mers import ranking_preview
 from tournaments.forms import GameRecordImportForm
 from tournaments.models import Table, Tournament
@@ -84,20 +84,17 @@ def exports(request: HttpRequest, slug: str) -> HttpResponse:
 
 @login_required
 def ema_download(request: HttpRequest, slug: str, fmt: str) -> HttpResponse:
-    """The EMA results file. Refused (the report is shown) while blocking problems remain,
-    unless an organiser posts "export anyway"."""
+    """The EMA results file (csv, xls, xlsx). Refused (the report is shown) while blocking
+    problems remain, unless an organiser posts "export anyway", or confirms the players
+    without an EMA number (issue 36)."""
     tournament = organiser_tournament(request, slug)
-    if fmt not in ("csv", "xlsx"):
+    if fmt not in EMA_FORMATS:
         raise Http404("No such format.")
-    force = request.method == "POST" and request.POST.get("force") == "1"
+    posted = request.POST if request.method == "POST" else {}
+    force, confirm = posted.get("force") == "1", posted.get("confirm") == "1"
     try:
-        if fmt == "csv":
-            return _download(
-                ema_csv(tournament, force=force).encode("utf-8"),
-                f"{slug}-ema.csv",
-                "text/csv; charset=utf-8",
-            )
-        return _download(ema_xlsx(tournament, force=force), f"{slug}-ema.xlsx", XLSX_TYPE)
+        content, content_type = ema_file(tournament, fmt, force=force, confirm_unknown=confirm)
+        return _download(content, f"{slug}-ema.{fmt}", content_type)
     except ExportBlocked:
         messages.error(request, _("The EMA file cannot be exported yet: see the report below."))
         return _export_page(request, tournament, status=409)
