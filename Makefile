@@ -6,7 +6,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 export PYTHONDONTWRITEBYTECODE := 1
 
-.PHONY: install run test test-pg lint typecheck bench demo migrate worker clean
+.PHONY: install run test test-fast test-pg lint typecheck bench demo migrate worker clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -38,6 +38,11 @@ run: demo
 test: install
 	@bash scripts/ensure-test-tools.sh
 	PYTHONDONTWRITEBYTECODE= HANCHAN_TESTING=1 $(BIN)/python -m pytest -n 2 --dist loadgroup
+
+# Without system tools: the browser tests (Chromium) and the PDF read-backs (pdftotext) are
+# deselected, nothing is installed with apt (issue 37).
+test-fast: install
+	PYTHONDONTWRITEBYTECODE= HANCHAN_TESTING=1 $(BIN)/python -m pytest -n 2 --dist loadgroup -m "not browser and not pdftotext"
 
 # The suite against real PostgreSQL and Redis with a real Celery worker (as CI runs it).
 test-pg: install

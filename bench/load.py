@@ -17,21 +17,27 @@ What it does, all on this machine (loopback only):
    broker's own server and database;
 3. runs locust headless (this same file is the locustfile): `--referees` referees, each on its
    own game, POST /api/v1/games/{id}/hands/ with `version` and an Idempotency-Key, and after
-   HANDS_PER_GAME hands POST .../finalize/ and move on to their next table; `--readers` clients
+   `--hands-per-game` hands (12) POST .../finalize/ and move on to their next table (so every
+   finished game goes through the standings and ratings tasks); `--readers` clients
    GET /api/v1/tournaments/{slug}/standings/ (revalidating with the ETag, as a browser does).
    Users start staggered over their wait time, and the figures count from the moment all of
    them run (`--reset-stats`), for `--duration` seconds: the steady state, not the ramp-up;
 4. prints p50/p95/p99 latency and errors per request type against the goal (hand entry
    p95 <= 50 ms, 0 errors) and checks that no hand was lost: Hand rows in the database ==
-   201 answers the referees received;
+   201 answers the referees received; then waits (up to --drain-timeout) for the worker to
+   catch up and checks that the standings and the ratings were recomputed for every game
+   finished under load (the standings count 4 player-games per finished game, each finished
+   game has its 4 rating changes), printing the counts; `--min-finished N` fails a run in
+   which fewer games were finished (a run that finishes none proves nothing of the tasks);
 5. says how much CPU the web server, the worker, PostgreSQL and locust used per request in
    the steady state (from /proc, sampled once a second): on a machine shared with other work
    the requests per second are the machine's share, the web server's CPU per request is the
    code's figure;
 6. stops everything it started and drops the scratch database (`--keep-db` keeps it).
 
-Exit status: 0 when no hand was lost and no request failed (the latency goal is reported, not
-enforced: the figure depends on the machine), 1 otherwise.
+Exit status: 0 when no hand was lost, no request failed and the standings and ratings caught up
+with every finished game (the latency goal is reported, not enforced: the figure depends on the
+machine), 1 otherwise.
 """
 
 from __future__ import annotations
@@ -66,7 +72,8 @@ LOOPBACK = {"127.0.0.1", "localhost", "::1"}
 
 def next_hand(number: int, dealer: int) -> tuple[dict[str, Any], int]:
     """Alternate a non-dealer ron (the deal passes on) and an all-tenpai draw (it stays),
-    so a game of HANDS_PER_GAME hands is still running when it is finished on time."""
+    so a game of HANDS_PER_GAME hands (or fewer) is still running when it is finished on time
+    (EMA 2025 7.4: the seeded sessions are past their time signal)."""
     if number % 2 == 0:
         hand = {
             "outcome": "ron",
@@ -113,7 +120,7 @@ if os.environ.get(PLAN_ENV):
         def enter_hand(self) -> None:
             if self.game is None:
                 return  # every game of this referee is done
-            if self.number == HANDS_PER_GAME:
+            if self.number == PLAN["hands_per_game"]:
                 self._finalize()
                 return
             hand, dealer = next_hand(self.number, self.dealer)
@@ -358,6 +365,9 @@ def seed(*, referees: int, games_per_referee: int, readers_players: int) -> dict
 
 
 def count_rows(tournament_id: int) -> dict[str, int]:
+    from django.db.models import Sum
+
+    from club.models import RatingChange
     from scoring.models import Game, Hand
     from tournaments.models import StandingRow
 
@@ -371,7 +381,38 @@ def count_rows(tournament_id: int) -> dict[str, int]:
             entry=Game.Entry.HANDS,
         ).count(),
         "standing_rows": StandingRow.objects.filter(tournament_id=tournament_id).count(),
+        # Every finished game (the paper first session's too), as the standings count them:
+        # one per player and game.
+        "all_finished": Game.objects.filter(
+            table__session__tournament_id=tournament_id, status=Game.Status.FINISHED
+        ).count(),
+        "standing_games": StandingRow.objects.filter(tournament_id=tournament_id).aggregate(
+            n=Sum("games")
+        )["n"]
+        or 0,
+        # Rating changes of the games entered hand by hand: 4 per game the ratings took in.
+        "rating_changes": RatingChange.objects.filter(
+            game__table__session__tournament_id=tournament_id, game__entry=Game.Entry.HANDS
+        ).count(),
     }
+
+
+def recomputed(counts: dict[str, int]) -> bool:
+    """Whether the standings and ratings have taken in every finished game."""
+    return (
+        counts["standing_games"] == 4 * counts["all_finished"]
+        and counts["rating_changes"] == 4 * counts["finished"]
+    )
+
+
+def wait_recomputed(tournament_id: int, timeout: float) -> tuple[dict[str, int], float]:
+    """The counts once the worker has caught up (or at the timeout), and the seconds waited."""
+    started = time.monotonic()
+    counts = count_rows(tournament_id)
+    while not recomputed(counts) and time.monotonic() - started < timeout:
+        time.sleep(0.5)
+        counts = count_rows(tournament_id)
+    return counts, time.monotonic() - started
 
 
 def start(args: list[str], env: dict[str, str], log_path: Path) -> subprocess.Popen[bytes]:
@@ -551,6 +592,25 @@ def main() -> int:
     )
     parser.add_argument("--spawn-rate", type=float, default=50, help="users started per second")
     parser.add_argument(
+        "--hands-per-game",
+        type=int,
+        default=HANDS_PER_GAME,
+        help=f"hands a referee enters before finalizing on time ({HANDS_PER_GAME}; fewer "
+        "finish more games in a short run)",
+    )
+    parser.add_argument(
+        "--min-finished",
+        type=int,
+        default=0,
+        help="fail unless the referees finished at least this many games (0)",
+    )
+    parser.add_argument(
+        "--drain-timeout",
+        type=float,
+        default=120,
+        help="seconds to wait after the load for the standings and ratings to catch up (120)",
+    )
+    parser.add_argument(
         "--fuzz-examples",
         type=int,
         default=0,
@@ -577,7 +637,9 @@ def main() -> int:
     referee_wait = [float(x) for x in options.referee_wait.split(",")]
     reader_wait = [float(x) for x in options.reader_wait.split(",")]
     # Enough games that no referee runs out: the fastest pace, plus one spare.
-    games_per_referee = math.ceil(options.duration / referee_wait[0] / HANDS_PER_GAME) + 1
+    if options.hands_per_game < 1:
+        sys.exit("--hands-per-game must be at least 1")
+    games_per_referee = math.ceil(options.duration / referee_wait[0] / options.hands_per_game) + 1
 
     work = Path(options.logs or tempfile.mkdtemp(prefix="hanchan-load-"))
     work.mkdir(parents=True, exist_ok=True)
@@ -664,6 +726,7 @@ def main() -> int:
                     "readers": options.readers,
                     "referee_wait": referee_wait,
                     "reader_wait": reader_wait,
+                    "hands_per_game": options.hands_per_game,
                     "acknowledged_file": str(acknowledged_file),
                 }
             )
@@ -706,8 +769,8 @@ def main() -> int:
 
         stats = read_stats(csv_prefix)
         met = print_table(stats, float(options.duration))
-        # Let the worker drain the standings updates, then compare with the database.
-        counts = count_rows(world["tournament_id"])
+        # Let the worker drain the standings and ratings updates, then compare.
+        counts, waited = wait_recomputed(world["tournament_id"], options.drain_timeout)
         lost = counts["hands"] != acknowledged["hands"]
         print(
             f"\nno lost hand: {counts['hands']} Hand rows in the database, "
@@ -715,8 +778,18 @@ def main() -> int:
         )
         print(
             f"games finalized: {acknowledged['finalized']} acknowledged, "
-            f"{counts['finished']} finished in the database; "
+            f"{counts['finished']} finished in the database "
+            f"({options.hands_per_game} hands each, at least {options.min_finished} asked); "
             f"standings rows: {counts['standing_rows']}"
+        )
+        caught_up = recomputed(counts)
+        few = counts["finished"] < options.min_finished
+        print(
+            f"recomputed under load: standings count {counts['standing_games']} player-games "
+            f"of {4 * counts['all_finished']} ({counts['all_finished']} finished games, "
+            f"{counts['finished']} of them by the referees); ratings: "
+            f"{counts['rating_changes']} rating changes of {4 * counts['finished']}; "
+            f"{waited:.1f} s after the load -> {'OK' if caught_up and not few else 'FAIL'}"
         )
         print(
             f"standings reads: {acknowledged.get('standings_200', 0)} answered with the table "
@@ -734,7 +807,14 @@ def main() -> int:
         server_errors = 0
         if options.fuzz_examples:
             server_errors = fuzz_live(base, options.fuzz_examples, work, options.fuzz_max_time)
-        failed = lost or errors or server_errors or counts["finished"] != acknowledged["finalized"]
+        failed = (
+            lost
+            or errors
+            or server_errors
+            or counts["finished"] != acknowledged["finalized"]
+            or not caught_up
+            or few
+        )
         return 1 if failed else 0
     finally:
         stop(web)

@@ -325,9 +325,22 @@ CONTENT_SECURITY_POLICY = {
     },
 }
 
+# Libraries' chatter stays out of what a command prints (issue 37): axes' "AXES: BEGIN version
+# ..." banner at every start and Celery's task lines log at INFO, below these loggers' WARNING;
+# with no broker (tasks in-process) kombu's "No hostname was supplied" warning is noise too.
+# LOG_LIBRARIES=INFO, or a `manage.py` command run with -v 2 or -v 3 (manage.py), shows them.
+LOG_LIBRARIES = os.environ.get("LOG_LIBRARIES", "")
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
+    "loggers": {
+        name: {"level": LOG_LIBRARIES or default}
+        for name, default in (
+            ("axes", "WARNING"),
+            ("celery", "WARNING"),
+            ("kombu", "WARNING" if CELERY_BROKER_URL else "ERROR"),
+        )
+    },
 }

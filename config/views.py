@@ -1,7 +1,15 @@
+from typing import Any
+
 from django.http import HttpRequest, HttpResponse, HttpResponsePermanentRedirect, JsonResponse
 from django.shortcuts import render
 from django.templatetags.static import static
+from django.urls import URLPattern, URLResolver, reverse
+from drf_spectacular.utils import extend_schema
 from drf_spectacular.views import SpectacularSwaggerView
+from rest_framework.permissions import AllowAny
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
 
 from config.health import health_report
 
@@ -35,3 +43,42 @@ class ApiDocsView(SpectacularSwaggerView):
     the page works under the Content-Security-Policy (issue 16, docs/security.md)."""
 
     template_name = "api/docs.html"
+
+
+# Routes the API root lists besides the routers' collections (named "<basename>-list").
+API_ROOT_EXTRAS = ("auth-token", "tiles-evaluate")
+
+
+def _api_route_names(patterns: list[URLPattern | URLResolver]) -> list[str]:
+    names: list[str] = []
+    for pattern in patterns:
+        if isinstance(pattern, URLResolver):
+            names.extend(_api_route_names(pattern.url_patterns))
+        elif pattern.name and (pattern.name.endswith("-list") or pattern.name in API_ROOT_EXTRAS):
+            names.append(pattern.name)
+    return names
+
+
+@extend_schema(exclude=True)  # an index of the schema's own operations, not one of them
+class ApiRootView(APIView):
+    """GET /api/v1/: the API's resources, each by its path and absolute URL, plus the
+    documentation and the OpenAPI schema (issue 37). Read from the URL configuration, so a
+    resource added to a router is listed without touching this view."""
+
+    permission_classes = [AllowAny]
+
+    def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        from config import api_urls
+
+        root = reverse("api:root")
+        resources = {}
+        for name in _api_route_names(api_urls.urlpatterns):
+            path = reverse(f"api:{name}")
+            resources[path.removeprefix(root).strip("/")] = request.build_absolute_uri(path)
+        return Response(
+            {
+                **dict(sorted(resources.items())),
+                "docs": request.build_absolute_uri(reverse("swagger-ui")),
+                "schema": request.build_absolute_uri(reverse("schema")),
+            }
+        )

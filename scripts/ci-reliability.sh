@@ -7,8 +7,12 @@
 #      referees and 200 standings readers against gunicorn + a real Celery worker on loopback,
 #      printing the latency table against the goal (hand entry p95 <= 50 ms) and failing if a
 #      request errs or an acknowledged hand is missing from the database;
-#   2. a 20 s stress smoke test (10 referees, 40 readers, at the stress pace, so games are
-#      finished and the standings task runs), then, against the same live server, bench/fuzz.py:
+#   2. a 20 s stress smoke test (10 referees, 40 readers, at the stress pace, 4 hands a game:
+#      a referee enters a hand every 1-3 s, so each finishes a game every ~10 s and the
+#      standings and ratings tasks run under the load; it fails unless at least MIN_FINISHED
+#      (5) games were finished and, within 120 s after the load, the standings count every
+#      finished game and the ratings took each in, and prints those counts: issue 37), then,
+#      against the same live server, bench/fuzz.py:
 #      seed data with an object per state-changing operation, one seeded request per operation
 #      sent first (so each operation can answer a 2xx), schemathesis' CLI on every operation of
 #      /api/schema/ (5 examples each, examples, coverage and fuzzing phases, then the stateful
@@ -36,7 +40,8 @@ timeout --kill-after=20 $((GOAL_DURATION + 250)) \
 
 printf '\n==> %s\n' "stress smoke test (${DURATION} s, 10 referees, 40 readers, stress pace) + live fuzzing"
 FUZZ_MAX_TIME=${FUZZ_MAX_TIME:-120}
-timeout --kill-after=20 $((DURATION + FUZZ_MAX_TIME + 330)) \
+timeout --kill-after=20 $((DURATION + FUZZ_MAX_TIME + 450)) \
   "$PYTHON" bench/load.py --duration "$DURATION" --referees 10 --readers 40 --spawn-rate 25 \
-  --referee-wait 1,3 --reader-wait 2,5 --fuzz-examples "${FUZZ_EXAMPLES:-5}" \
+  --referee-wait 1,3 --reader-wait 2,5 --hands-per-game 4 --min-finished "${MIN_FINISHED:-5}" \
+  --fuzz-examples "${FUZZ_EXAMPLES:-5}" \
   --fuzz-max-time "$FUZZ_MAX_TIME"

@@ -180,3 +180,8 @@ def pytest_terminal_summary(terminalreporter: Any) -> None:
             f"{row['page']:<34} {row['scheme']:<5} {row['language']:<2} "
             f"{row['violations']:>3} rules {row['nodes']:>4} nodes"
         )
+
+
+def pytest_configure(config: Any) -> None:
+    # Beside pyproject's markers: `make test-fast` deselects it with `browser` (issue 37).
+    config.addinivalue_line("markers", "pdftotext: reads a PDF back with poppler-utils' pdftotext")

@@ -59,3 +59,35 @@ def test_readme_command_runs_as_printed_with_an_empty_environment(line: str) -> 
     )
     assert result.returncode == 0, result.stdout[-2000:] + result.stderr[-2000:]
     assert result.stdout.strip()
+
+
+def written_paths(line: str) -> list[str]:
+    """What a README command line writes into the checkout: its `--output` and any SQLite
+    database its DATABASE_URL names."""
+    argv = shlex.split(line)
+    paths = [argv[i + 1] for i, arg in enumerate(argv[:-1]) if arg == "--output"]
+    paths += [
+        arg.split("=", 1)[1].removeprefix("sqlite:///")
+        for arg in argv
+        if arg.startswith("DATABASE_URL=sqlite:///")
+    ]
+    return [p for p in paths if p != "-"]
+
+
+def test_readme_lists_the_files_its_lines_write() -> None:
+    written = [p for line in readme_command_lines() for p in written_paths(line)]
+    # export_ema, export_games, export_tournament, the restored database (issue 37)
+    assert len(written) >= 4, written
+
+
+@pytest.mark.skipif(not (ROOT / ".git").exists(), reason="not a git checkout")
+@pytest.mark.parametrize(
+    "path", sorted({p for line in readme_command_lines() for p in written_paths(line)})
+)
+def test_what_readme_lines_write_is_ignored_by_git(path: str) -> None:
+    """Issue 37: running README's lines leaves nothing for `git status` to show."""
+    probe = path.rstrip("/") + "/x.json" if path.endswith("/") else path
+    result = subprocess.run(
+        ["git", "check-ignore", "--no-index", "-q", probe], cwd=ROOT, capture_output=True
+    )
+    assert result.returncode == 0, f"{path} (from README) is not in .gitignore"

@@ -48,6 +48,7 @@ def layout_text(document: Any) -> str:
     return " ".join(texts)
 
 
+@pytest.mark.pdftotext
 @pytest.mark.parametrize("document", ["table-cards", "score-sheets", "all-last"])
 def test_session_pdfs(organiser_client: Client, game: Any, document: str, tmp_path: Any) -> None:
     session = game.table.session
@@ -92,6 +93,7 @@ def line_texts(document: Any) -> list[str]:
     return lines
 
 
+@pytest.mark.pdftotext
 @pytest.mark.parametrize("builder", ["table_cards_pdf", "score_sheets_pdf", "all_last_sheets_pdf"])
 def test_long_names_are_not_wrapped(game: Any, builder: str, tmp_path: Any) -> None:
     """Issue 18: score sheets and table cards keep each name on one line, long ones too."""
@@ -195,6 +197,7 @@ def test_results_pdf_public_once_published(
     assert "Nora Nagel" in layout_text(document)
 
 
+@pytest.mark.pdftotext
 def test_results_pdf_says_provisional_until_published(
     organiser_client: Client, tournament: Tournament, tmp_path: Any
 ) -> None:

@@ -1,7 +1,10 @@
-"""Load the demo data `make run` shows: demo logins, a club with members, a finished tournament.
+"""Load the demo data `make run` shows: demo logins, a club with members and its past nights, a
+published tournament, and (demo.live) a tournament running now and tonight's club night.
 
-Everything goes through the services (so the audit log, engine checks and summaries are real).
-Idempotent: the club and the tournament are only built when their slugs are not there yet.
+Everything goes through the services (so the engine scores every hand and the audit log,
+summaries, standings and ratings are real). Idempotent: the club and the published tournament
+are only built when their slugs are not there yet; the running parts are rebuilt only when
+stale (demo.live), so a re-run keeps the running session's clock current.
 """
 
 from __future__ import annotations
@@ -26,16 +29,11 @@ from club.services import (
 )
 from core.enqueue import deferred_tasks
 from core.models import Player
-from scoring.engine import RecordError, preview_hand
+from demo import live
+from demo.play import PEOPLE, play_game, random_hand
 from scoring.models import Game
-from scoring.services import (
-    add_hand,
-    create_game,
-    finalize_game,
-    game_record,
-)
-from scoring.summary import GameSummary
-from tournaments.models import SeatingPlan, Tournament
+from scoring.services import create_game
+from tournaments.models import SeatingPlan, Session, Tournament
 from tournaments.services import (
     add_staff,
     apply_seating_plan,
@@ -52,6 +50,8 @@ from tournaments.services.tasks import generate_seating_plan
 from tournaments.standings.services import recompute_standings
 from tournaments.standings.tasks import recompute_standings as recompute_standings_task
 
+__all__ = ["Command", "play_game", "random_hand"]
+
 DEMO_PASSWORD = "hanchan-demo"  # printed by `make run`; demo data only
 DEMO_USERS = {
     "admin": {"is_staff": True, "is_superuser": True},
@@ -61,109 +61,6 @@ DEMO_USERS = {
 }
 CLUB_SLUG = "demo-riichi-club"
 TOURNAMENT_SLUG = "demo-open-2026"
-
-# (first, last, country, club): 20 demo players; EMA numbers are derived from the position.
-PEOPLE = [
-    ("Pat", "Player", "DE", "Demo Riichi Club"),  # linked to the `player` login
-    ("Anna", "Becker", "DE", "Demo Riichi Club"),
-    ("Jonas", "Wagner", "DE", "Demo Riichi Club"),
-    ("Marie", "Dubois", "FR", "Paris Riichi"),
-    ("Lucas", "Martin", "FR", "Paris Riichi"),
-    ("Sofia", "Rossi", "IT", "Milano Mahjong"),
-    ("Marco", "Bianchi", "IT", "Milano Mahjong"),
-    ("Emma", "Jansen", "NL", "Utrecht Riichi"),
-    ("Daan", "de Vries", "NL", "Utrecht Riichi"),
-    ("Olivia", "Smith", "GB", "London Riichi"),
-    ("Harry", "Jones", "GB", "London Riichi"),
-    ("Elena", "Novak", "CZ", "Praha Mahjong"),
-    ("Piotr", "Kowalski", "PL", "Warszawa Riichi"),
-    ("Ingrid", "Larsen", "DK", "København Riichi"),
-    ("Mikko", "Virtanen", "FI", "Helsinki Mahjong"),
-    ("Lena", "Hofer", "AT", "Wien Riichi"),
-    ("Felix", "Schmidt", "DE", "Demo Riichi Club"),
-    ("Clara", "Fischer", "DE", "Demo Riichi Club"),
-    ("Tom", "Weber", "DE", "Demo Riichi Club"),
-    ("Nora", "Meyer", "DE", "Demo Riichi Club"),
-]
-
-# Realistic (han, fu) for ordinary wins, weighted roughly like tournament play.
-WIN_SHAPES = [
-    ((1, 30), 10),
-    ((1, 40), 6),
-    ((2, 30), 10),
-    ((2, 40), 5),
-    ((2, 25), 2),
-    ((3, 30), 7),
-    ((3, 40), 3),
-    ((4, 30), 4),
-    ((4, 40), 2),
-    ((1, 50), 1),
-    ((5, None), 4),
-    ((6, None), 2),
-    ((7, None), 1),
-    ((8, None), 1),
-    ((11, None), 0.3),
-]
-MAX_HANDS = 24  # a safety stop: a game still running then ends on time (EMA 2025 7.4)
-
-
-def _win(rng: random.Random, *, winner: int, tsumo: bool) -> dict[str, Any]:
-    if rng.random() < 0.004:
-        return {"winner": winner, "yakuman": 1}
-    shapes, weights = zip(*WIN_SHAPES, strict=True)
-    han, fu = rng.choices(shapes, weights=weights)[0]
-    if tsumo and (han, fu) == (1, 30) and rng.random() < 0.5:
-        han, fu = 2, 20  # riichi pinfu tsumo
-    win: dict[str, Any] = {"winner": winner, "han": han}
-    if fu is not None:
-        win["fu"] = fu
-    return win
-
-
-def random_hand(rng: random.Random, players: int = 4) -> dict[str, Any]:
-    """One plausible hand; the caller keeps it only if the engine accepts it."""
-    seats = list(range(players))
-    riichi = [s for s in seats if rng.random() < 0.18]
-    roll = rng.random()
-    if roll < 0.005:
-        return {"outcome": "chombo", "offender": rng.choice(seats), "riichi": []}
-    if roll < 0.15:
-        tenpai = sorted(set(riichi) | {s for s in seats if rng.random() < 0.35})
-        return {"outcome": "draw", "tenpai": tenpai, "riichi": riichi}
-    winner = rng.choice(riichi) if riichi and rng.random() < 0.6 else rng.choice(seats)
-    if roll < 0.42:
-        return {
-            "outcome": "tsumo",
-            "wins": [_win(rng, winner=winner, tsumo=True)],
-            "riichi": riichi,
-        }
-    loser = rng.choice([s for s in seats if s != winner])
-    wins = [_win(rng, winner=winner, tsumo=False)]
-    if rng.random() < 0.02:
-        other = rng.choice([s for s in seats if s not in (winner, loser)])
-        wins.append(_win(rng, winner=other, tsumo=False))  # double ron
-    riichi = [s for s in riichi if s != loser or rng.random() < 0.5]
-    return {"outcome": "ron", "loser": loser, "wins": wins, "riichi": riichi}
-
-
-def play_game(game: Game, rng: random.Random, *, actor: Any) -> Game:
-    """Enter generated hands through the services until the rules end the game."""
-    record = game_record(game)
-    for _ in range(MAX_HANDS):
-        for _attempt in range(50):
-            hand = random_hand(rng)
-            try:
-                preview_hand(record, hand)
-            except RecordError:
-                continue
-            break
-        else:
-            continue
-        game = add_hand(actor=actor, game=game, hand=hand, expected_version=game.version)
-        record["hands"].append(hand)
-        if GameSummary.of(game.summary).over:
-            return finalize_game(actor=actor, game=game, expected_version=game.version)
-    return finalize_game(actor=actor, game=game, expected_version=game.version, end="time")
 
 
 class Command(BaseCommand):
@@ -177,7 +74,26 @@ class Command(BaseCommand):
                 self._club(players, admin=users["admin"])
             if not Tournament.objects.filter(slug=TOURNAMENT_SLUG).exists():
                 self._tournament(players[:16], users)
-        self._run_follow_ups(follow_ups)
+            # The running parts (demo.live): rebuilt when stale, so the clock stays current.
+            removed = False
+            if not live.live_tournament_is_current():
+                removed = live.remove_live_tournament()
+                live.build_live_tournament(
+                    players=[*players[:12], *players[16:20]],
+                    substitute=players[12],
+                    users=users,
+                    clubs={p.pk: PEOPLE[i][3] for i, p in enumerate(players)},
+                    seat=self._seat,
+                )
+            club = Club.objects.get(slug=CLUB_SLUG)
+            removed = live.remove_stale_nights(club) or removed
+            if live.live_night(club) is None:
+                # Members of the club: the demo `player` plays at the first table.
+                live.build_live_night(
+                    club=club, players=[*players[:3], *players[16:20], players[3]]
+                )
+        # Removed finished games leave ratings behind: rebuild them (the follow-ups may too).
+        self._run_follow_ups(follow_ups, ratings=removed)
         self.stdout.write(self.style.SUCCESS("Demo data ready."))
 
     def _users(self) -> dict[str, Any]:
@@ -266,7 +182,7 @@ class Command(BaseCommand):
             close_session(actor=organiser, session=session)
         publish_results(actor=organiser, tournament=tournament)
 
-    def _seat(self, tournament: Tournament, players: list[Player], organiser: Any) -> list:
+    def _seat(self, tournament: Tournament, players: list[Player], organiser: Any) -> list[Session]:
         """Seat all sessions with the seating algorithm, else with a simple rotation."""
         try:
             plan = request_seating_plan(
@@ -295,12 +211,14 @@ class Command(BaseCommand):
             )
         return [s for s in tournament.sessions.order_by("number")]
 
-    def _run_follow_ups(self, follow_ups: set[tuple[str, tuple[Any, ...]]]) -> None:
+    def _run_follow_ups(
+        self, follow_ups: set[tuple[str, tuple[Any, ...]]], *, ratings: bool = False
+    ) -> None:
         """The tasks the demo's writes asked for, each run once here (core.enqueue)."""
         tournaments = {
             args[0] for name, args in follow_ups if name == recompute_standings_task.name
         }
         for tournament_id in sorted(tournaments):
             recompute_standings(tournament_id=tournament_id)
-        if any(name == update_ratings.name for name, _ in follow_ups):
+        if ratings or any(name == update_ratings.name for name, _ in follow_ups):
             rebuild_ratings()
