@@ -14,11 +14,22 @@ from typing import Any
 
 from django.db.models import Q, QuerySet
 
+from core import names
 from core.errors import ValidationFailed
 from core.roles import is_site_admin
 from scoring.engine import load_ruleset
+from scoring.models import Game
 from tournaments import roles
-from tournaments.models import Registration, Session, Tournament
+from tournaments.models import (
+    Penalty,
+    Registration,
+    SeatingPlan,
+    Session,
+    StaffRole,
+    StandingRow,
+    Tournament,
+)
+from tournaments.seating import SeatingError, quality
 
 HIDDEN = (Tournament.Status.DRAFT,)
 
@@ -95,3 +106,186 @@ def table_size(tournament: Tournament) -> int:
     """Seats per table under the tournament's rules (3 for WDMC 2019 section 5)."""
 
     return load_ruleset(tournament.ruleset, tournament.rule_overrides or None).players
+
+
+# ---------------------------------------------------------------- the organiser console
+
+
+def organiser_session(tournament: Tournament, number: int) -> Session | None:
+    """The tournament's session `number` as a console URL names it (None: not found)."""
+    return Session.objects.filter(tournament=tournament, number=number).first()
+
+
+def tournament_registration(tournament: Tournament, registration_id: int) -> Registration | None:
+    """One of the tournament's registrations, with its player (None: not the tournament's)."""
+    return (
+        Registration.objects.select_related("player")
+        .filter(pk=registration_id, tournament=tournament)
+        .first()
+    )
+
+
+def tournament_staff_role(tournament: Tournament, staff_id: int) -> StaffRole | None:
+    return (
+        StaffRole.objects.select_related("user").filter(pk=staff_id, tournament=tournament).first()
+    )
+
+
+def tournament_penalty(tournament: Tournament, penalty_id: int) -> Penalty | None:
+    return Penalty.objects.filter(pk=penalty_id, tournament=tournament).first()
+
+
+def tournament_seating_plan(tournament: Tournament, plan_id: int) -> SeatingPlan | None:
+    return SeatingPlan.objects.filter(pk=plan_id, tournament=tournament).first()
+
+
+def tournament_sessions(tournament: Tournament) -> list[Session]:
+    return list(tournament.sessions.all())
+
+
+def active_registration_count(tournament: Tournament) -> int:
+    return tournament.registrations.filter(dropped_at__isnull=True).count()
+
+
+def results_ready(tournament: Tournament, sessions: list[Session]) -> bool:
+    """Publishing is the next step: every session closed and the standings computed."""
+    return (
+        tournament.status != Tournament.Status.PUBLISHED
+        and bool(sessions)
+        and all(s.status == Session.Status.CLOSED for s in sessions)
+        and StandingRow.objects.filter(tournament=tournament).exists()
+    )
+
+
+def registration_numbers(tournament: Tournament) -> dict[int, int]:
+    """Registration id -> the player's number in seating plans (1-based, active players in
+    registration order, as `active_registrations` lists them)."""
+    ids = (
+        Registration.objects.filter(tournament=tournament, dropped_at__isnull=True)
+        .order_by("id")
+        .values_list("id", flat=True)
+    )
+    return {rid: n for n, rid in enumerate(ids, start=1)}
+
+
+def registration_rows(tournament: Tournament, query: str = "") -> list[dict[str, Any]]:
+    """The registrations page: dropped last, then substitutes, by name; those matching `query`
+    (name, EMA number or club, core.names.matches), each with its number in seating plans."""
+    rows = list(
+        tournament.registrations.select_related("player").order_by(
+            "dropped_at", "is_substitute", "player__last_name", "player__first_name"
+        )
+    )
+    if query:
+        rows = [
+            r
+            for r in rows
+            if names.matches(query, str(r.player), r.player.ema_number or "", r.club_name)
+        ]
+    numbers = registration_numbers(tournament)
+    return [{"registration": r, "number": numbers.get(r.pk)} for r in rows]
+
+
+def staff_rows(tournament: Tournament) -> QuerySet[StaffRole]:
+    return tournament.staff.select_related("user").order_by("role", "user__username")
+
+
+def penalty_rows(tournament: Tournament) -> QuerySet[Penalty]:
+    """The console's penalties, newest first."""
+    return tournament.penalties.select_related("player", "session").order_by("-created_at")
+
+
+def unfinished_games(tables: list[dict[str, Any]]) -> int:
+    """How many of `session_tables`' games are not finished yet."""
+    return sum(1 for t in tables if t["game"] and t["game"].status != Game.Status.FINISHED)
+
+
+def recent_seating_plans(tournament: Tournament) -> list[tuple[int, SeatingPlan]]:
+    """The tournament's last ten seating plans, newest first, each with its number."""
+    return list(enumerate(tournament.seating_plans.order_by("pk"), start=1))[::-1][:10]
+
+
+def seating_plan_number(plan: SeatingPlan) -> int:
+    """The plan's number within its tournament (1 = the tournament's first plan)."""
+    return SeatingPlan.objects.filter(tournament_id=plan.tournament_id, pk__lte=plan.pk).count()
+
+
+def seating_by_session(tournament: Tournament) -> dict[int, list[list[int]]]:
+    """Session number -> its tables as player ids in seat order (seated sessions only)."""
+    seating: dict[int, list[list[int]]] = {}
+    sessions = tournament.sessions.order_by("number").prefetch_related("tables__seats")
+    for session in sessions:
+        tables = []
+        for table in sorted(session.tables.all(), key=lambda t: t.number):
+            seats = sorted(table.seats.all(), key=lambda s: s.wind)
+            tables.append([s.player_id for s in seats])
+        if tables:
+            seating[session.number] = tables
+    return seating
+
+
+def quality_of(seating: dict[int, list[list[int]]]) -> dict[str, Any] | None:
+    """The quality report (tournaments.seating.quality) of these sessions, or None when there
+    are none or the seating is irregular (players dropped or added between sessions)."""
+    index: dict[int, int] = {}
+    plan = [
+        [[index.setdefault(p, len(index)) for p in table] for table in seating[n]]
+        for n in sorted(seating)
+    ]
+    if not plan:
+        return None
+    try:
+        return quality(plan).to_dict()
+    except SeatingError:
+        return None
+
+
+def seated_quality(tournament: Tournament) -> dict[str, Any] | None:
+    """The quality report of the sessions seated so far."""
+    return quality_of(seating_by_session(tournament))
+
+
+def plan_effect(plan: SeatingPlan, start: int) -> dict[str, Any]:
+    """What applying `plan` from session `start` does to the seating: the seated sessions it
+    replaces, and the quality of the whole seating before and after."""
+    before = seating_by_session(plan.tournament)
+    players = dict(
+        Registration.objects.filter(tournament_id=plan.tournament_id).values_list("pk", "player_id")
+    )
+    after = dict(before)
+    numbers = [start + offset for offset in range(len(plan.plan or []))]
+    for number, round_tables in zip(numbers, plan.plan or [], strict=False):
+        after[number] = [[players.get(rid, -rid) for rid in table] for table in round_tables]
+    return {
+        "replaced": [n for n in numbers if n in before],
+        "kept_later": [n for n in sorted(before) if n > max(numbers, default=0)],
+        "before": quality_of(before),
+        "after": quality_of(after),
+    }
+
+
+def plan_tables(plan: SeatingPlan, ranked: str) -> list[list[list[str]]]:
+    """The plan's registration ids as player names: rounds -> tables -> seats. Swiss plans
+    seat by standings: each name is `ranked` % {name, rank, points} (the page's words)."""
+    if not plan.plan:
+        return []
+    registrations = Registration.objects.filter(tournament_id=plan.tournament_id).select_related(
+        "player"
+    )
+    names_ = {r.pk: str(r.player) for r in registrations}
+    if plan.mode == SeatingPlan.Mode.SWISS:
+        rows = {
+            row.player_id: row
+            for row in StandingRow.objects.filter(tournament_id=plan.tournament_id)
+        }
+        for r in registrations:
+            row = rows.get(r.player_id)
+            if row is not None:
+                names_[r.pk] = ranked % {
+                    "name": names_[r.pk],
+                    "rank": row.rank if row.rank is not None else "-",
+                    "points": row.total,
+                }
+    return [
+        [[names_.get(rid, f"#{rid}") for rid in table] for table in round_] for round_ in plan.plan
+    ]

@@ -11,9 +11,9 @@ from django.urls import reverse
 from django.utils import timezone
 
 from tests.factories import PenaltyFactory, PlayerFactory, RegistrationFactory, SessionFactory
+from tournaments.clock import session_clock
 from tournaments.forms import parse_rules_text, rules_diff
 from tournaments.models import Penalty, Registration, SeatingPlan, Session, Tournament
-from tournaments.views.console import session_clock
 
 pytestmark = pytest.mark.django_db
 

@@ -24,7 +24,7 @@ from .sessions import (
 )
 from .staff import invite_staff
 from .status import publish_results, set_status
-from .substitutes import substitute_player
+from .substitutes import substitute_at_table, substitute_player
 from .tournament import add_staff, create_tournament, remove_staff, update_tournament
 
 __all__ = [
@@ -54,6 +54,7 @@ __all__ = [
     "set_session_length",
     "set_status",
     "start_session",
+    "substitute_at_table",
     "substitute_player",
     "swap_seats",
     "update_registration",

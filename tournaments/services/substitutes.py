@@ -21,7 +21,7 @@ from core.models import Player
 from scoring.models import Game, GameSeat
 from scoring.services._common import audit_scope, lock_game, require_open_session
 from scoring.services.games import game_snapshot, save_written_game
-from tournaments.models import Penalty, Registration
+from tournaments.models import Penalty, Registration, Session
 from tournaments.roles import table_of
 from tournaments.standings.tasks import enqueue_recompute
 
@@ -29,6 +29,31 @@ from ._common import require_referee, user_or_none
 from .penalties import penalty_snapshot
 
 WHEN = ("start", "during")
+
+
+# The API's wording; the console passes its own, translated text.
+NO_GAME_AT_TABLE = "No game at this table."
+
+
+def substitute_at_table(
+    *,
+    actor: Any,
+    session: Session,
+    table: int,
+    seat: int,
+    substitute: Player,
+    reason: str,
+    from_: str = "start",
+    missing: str = NO_GAME_AT_TABLE,
+) -> Game:
+    """`substitute_player` at the game of the session's table number `table` (the console's
+    form names the table, not the game); no game there is the `table` field's error."""
+    game = Game.objects.filter(table__session=session, table__number=table).first()
+    if game is None:
+        raise ValidationFailed(missing, field="table")
+    return substitute_player(
+        actor=actor, game=game, seat=seat, substitute=substitute, reason=reason, from_=from_
+    )
 
 
 @transaction.atomic

@@ -25,7 +25,7 @@ from tournaments.ema.mers import ranking_preview
 from tournaments.forms import GameRecordImportForm
 from tournaments.models import Table, Tournament
 from tournaments.standings.exports import standings_csv
-from tournaments.views.console import organiser_tournament
+from tournaments.views.console.base import organiser_tournament
 from tournaments.views.public import visible_tournament
 
 XLSX_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"

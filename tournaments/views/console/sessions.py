@@ -1,0 +1,162 @@
+"""A session's page (tables, games, the clock, substitutes) and its writes: start, close,
+reopen; the clock's pause, resume, extend and length (EMA 2025 7.4)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.core.exceptions import PermissionDenied
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
+
+from tournaments import services
+from tournaments.clock import session_clock
+from tournaments.forms import MinutesForm, OptionalReasonForm, SubstituteForm
+from tournaments.models import Seat, Session
+from tournaments.selectors import session_tables, unfinished_games
+
+from .base import ConsoleActionView, ConsoleFormView, console_session
+
+
+class SessionPage(ConsoleFormView):
+    """The session's tables and clock (htmx polls the clock) and a substitute's form: EMA
+    2025 7.3, a substitute takes a seat at one of the session's tables."""
+
+    template_name = "tournaments/console/session.html"
+    form_class = SubstituteForm
+    form_name = "substitute_form"
+    form_takes_tournament = True
+    unavailable_status = 200  # the page as it was, with the flash message
+    empty_post_is_get = True
+    session: Session
+
+    def load(self) -> None:
+        self.session = console_session(self.tournament, self.kwargs["number"])
+
+    def get_template_names(self) -> list[str]:
+        if self.request.headers.get("HX-Request"):
+            return ["tournaments/console/_clock.html"]
+        return [self.template_name]
+
+    def page_context(self) -> dict[str, Any]:
+        tables = session_tables(self.session)
+        return {
+            "session": self.session,
+            "clock": session_clock(self.session),
+            "tables": tables,
+            "unfinished": unfinished_games(tables),
+            "winds": Seat.WIND_LABELS,
+        }
+
+    def render_to_response(self, context: dict[str, Any], **kwargs: Any) -> HttpResponse:
+        if self.request.headers.get("HX-Request"):
+            kwargs.pop("status", None)  # the clock fragment: htmx swaps in a 200 only
+        return super().render_to_response(context, **kwargs)
+
+    def save(self, data: dict[str, Any]) -> HttpResponse:
+        services.substitute_at_table(
+            actor=self.request.user,
+            session=self.session,
+            table=data["table"],
+            seat=int(data["seat"]),
+            substitute=data["substitute"],
+            reason=data["reason"],
+            from_=data["from_"],
+            missing=_("No game at this table."),
+        )
+        messages.success(self.request, _("Substitute seated."))
+        return redirect(
+            "tournaments:session", slug=self.tournament.slug, number=self.session.number
+        )
+
+
+MINUTES = gettext_lazy("Minutes: give a whole number.")
+
+
+class SessionWrite(ConsoleActionView):
+    """A write on the session, chosen by the URL's or the POST's `action` (403 if unknown),
+    then back to the session's page. Every change is audited by its service."""
+
+    page = "tournaments:session"
+    session: Session
+
+    def load(self) -> None:
+        self.session = console_session(self.tournament, self.kwargs["number"])
+
+    def back(self) -> HttpResponse:
+        return redirect(self.page, slug=self.tournament.slug, number=self.session.number)
+
+    def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        action = kwargs.get("action") or request.POST.get("action", "")
+        if action not in self.actions:
+            raise PermissionDenied(_("Unknown action."))
+        self.action = action
+        self.form_class, self.invalid = self.actions[action]
+        return self.write(request)
+
+    actions: dict[str, tuple[Any, Any]] = {}
+
+
+class SessionClock(SessionWrite):
+    """The session clock (EMA 2025 7.4): pause, resume, extend, or set the length before the
+    start."""
+
+    actions = {
+        "pause": (None, None),
+        "resume": (None, None),
+        "extend": (MinutesForm, MINUTES),
+        "length": (MinutesForm, MINUTES),
+    }
+
+    def save(self, data: dict[str, Any]) -> None:
+        actor, session, request = self.request.user, self.session, self.request
+        if self.action == "pause":
+            services.pause_session(actor=actor, session=session)
+            messages.success(request, _("Clock paused."))
+        elif self.action == "resume":
+            services.resume_session(actor=actor, session=session)
+            messages.success(request, _("Clock running again."))
+        elif self.action == "extend":
+            n = data["minutes"]
+            services.extend_session(actor=actor, session=session, minutes=n, reason=data["reason"])
+            said = (
+                ngettext("%(n)s minute added.", "%(n)s minutes added.", n)
+                if n >= 0
+                else ngettext("%(n)s minute taken off.", "%(n)s minutes taken off.", -n)
+            )
+            messages.success(request, said % {"n": abs(n)})
+        else:
+            n = data["minutes"]
+            services.set_session_length(actor=actor, session=session, minutes=n)
+            said = ngettext(
+                "The session lasts %(n)s minute.", "The session lasts %(n)s minutes.", n
+            )
+            messages.success(request, said % {"n": n})
+
+
+class SessionAction(SessionWrite):
+    """Start, close, or reopen the session. Reopening (issue 15) is the organiser's override
+    of locked results, with a reason (audited; the service refuses none); after publication
+    the results are provisional until re-published."""
+
+    actions = {"start": (None, None), "close": (None, None), "reopen": (OptionalReasonForm, None)}
+
+    def save(self, data: dict[str, Any]) -> None:
+        actor, session, request = self.request.user, self.session, self.request
+        if self.action == "start":
+            services.start_session(actor=actor, session=session)
+            messages.success(request, _("Session started."))
+        elif self.action == "close":
+            services.close_session(actor=actor, session=session)
+            messages.success(request, _("Session closed."))
+        else:
+            services.reopen_session(actor=actor, session=session, reason=data["reason"])
+            messages.success(request, _("Session reopened: its results are provisional again."))
+
+
+session_console = SessionPage.as_view()
+session_clock_action = SessionClock.as_view()
+session_action = SessionAction.as_view()
