@@ -12,9 +12,10 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied as Forbidden
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_http_methods
 
 from club import services
 from club.forms import ClubNightForm, NightSeatingForm
@@ -33,15 +34,22 @@ def club_list(request: HttpRequest) -> HttpResponse:
 
 def club_detail(request: HttpRequest, slug: str) -> HttpResponse:
     club = get_object_or_404(Club, slug=slug)
-    context = {
+    return render(request, "club/detail.html", _detail_context(request, club))
+
+
+def _detail_context(
+    request: HttpRequest, club: Club, night_form: ClubNightForm | None = None
+) -> dict[str, Any]:
+    return {
         "club": club,
         "leagues": club.leagues.all(),
         "nights": club.nights.all()[:10],
         "is_admin": is_club_admin(request.user, club),
-        "night_form": ClubNightForm(club=club),
+        # Issue 33: tonight by default.
+        "night_form": night_form
+        or ClubNightForm(club=club, initial={"date": timezone.localdate()}),
         "members": club.memberships.select_related("player").order_by("player__last_name"),
     }
-    return render(request, "club/detail.html", context)
 
 
 def league_rows(league: League) -> list[dict[str, Any]]:
@@ -150,15 +158,18 @@ def club_night(request: HttpRequest, slug: str, night_id: int) -> HttpResponse:
 
 
 @login_required
-@require_POST
+@require_http_methods(["GET", "POST"])
 def create_night(request: HttpRequest, slug: str) -> HttpResponse:
+    """The club page with its "New club night" form (GET, e.g. a bookmarked link), or the
+    night created (POST); an invalid form comes back with each error next to the field it
+    names (issue 33)."""
     club = get_object_or_404(Club, slug=slug)
+    if request.method == "GET":
+        return render(request, "club/detail.html", _detail_context(request, club))
     form = ClubNightForm(club=club, data=request.POST)
     if not form.is_valid():
-        for errors in form.errors.values():
-            for error in errors:
-                messages.error(request, str(error))
-        return redirect("club:detail", slug=club.slug)
+        context = _detail_context(request, club, form)
+        return render(request, "club/detail.html", context, status=400)
     try:
         night = services.create_club_night(
             actor=request.user,

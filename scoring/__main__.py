@@ -1,4 +1,5 @@
-"""``python -m scoring``: replay a game record, list the rule presets, evaluate a hand.
+"""``python -m scoring``: replay a game record, list the rule presets, evaluate a hand, and
+write or check the phone's payment table (``paytable``, static/js/paytable.js).
 
 Plain Python (no Django), per formats/game-record.md.
 """
@@ -47,6 +48,23 @@ def _rulesets(with_sources: bool) -> int:
     return 0
 
 
+def _paytable(write: bool) -> int:
+    from scoring.engine import paytable
+
+    if write:
+        paytable.write()
+        print(f"wrote {paytable.JS_PATH}")
+        return 0
+    if paytable.check():
+        print(f"{paytable.JS_PATH} is up to date")
+        return 0
+    print(
+        f"{paytable.JS_PATH} differs from the engine: run python -m scoring paytable --write",
+        file=sys.stderr,
+    )
+    return 1
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args_in = list(sys.argv[1:] if argv is None else argv)
     if args_in and args_in[0] == "hand":
@@ -64,9 +82,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     rs = sub.add_parser("rulesets", help="list the presets with their keys (JSON)")
     rs.add_argument("--sources", action="store_true", help="show where each value comes from")
     sub.add_parser("hand", help="evaluate a hand tile by tile (scoring.tiles)")
+    pt = sub.add_parser("paytable", help="check (or --write) the phone's payment table")
+    pt.add_argument("--write", action="store_true", help="regenerate static/js/paytable.js")
     args = parser.parse_args(args_in)
     if args.command == "replay":
         return _replay(args.file)
+    if args.command == "paytable":
+        return _paytable(args.write)
     return _rulesets(args.sources)
 
 

@@ -38,6 +38,8 @@ PRECACHED_STATIC = (
     "css/offline.css",
     "js/htmx.min.js",
     "js/offline-queue.js",
+    "js/paytable.js",
+    "js/scoreboard.js",
     "js/offline.js",
     "icons/hanchan-192.png",
     "icons/hanchan-512.png",

@@ -23,13 +23,16 @@ from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from scoring import offline
+from scoring.engine.constants import WINDS
 
 register = template.Library()
+COUNTS = 30  # honba and riichi sticks counted on the phone, each form translated here
 
 
-def _strings() -> dict[str, str]:
+def _strings() -> dict[str, str | list[str]]:
     return {
         # state in the top bar
         "online": _("Online"),
@@ -105,6 +108,39 @@ def _strings() -> dict[str, str]:
         "han_fu": _("%(han)s han %(fu)s fu"),
         "han": _("%(han)s han"),
         "time_signal": _("time signal"),
+        # Issue 33: the scoreboard and the preview computed on the phone, with the server's
+        # msgids (templates/scoring/_scoreboard.html, _preview.html).
+        "honba_n": [
+            ngettext("%(counter)s honba", "%(counter)s honba", n) % {"counter": n}
+            for n in range(COUNTS)
+        ],
+        "sticks_n": [
+            ngettext("%(counter)s stick", "%(counter)s sticks", n) % {"counter": n}
+            for n in range(COUNTS)
+        ],
+        "game_over": _("game over"),
+        "game_over_time": _("game over: time"),
+        "queue_counted": _(
+            "Kept on this phone, also through a reload. They are sent in order, each exactly "
+            "once, as soon as the connection returns. The scoreboard and the hands already "
+            "count them; the server's answer replaces them when they arrive."
+        ),
+        "player": _("Player"),
+        "change": _("Change"),
+        "then": _("Then"),
+        "no_change": _("No points change hands."),
+        "not_complete_line": _("Not complete yet"),
+        "ends_game": _("This hand ends the game."),
+        "ends_game_time": _("This hand ends the game: time (EMA 2025 7.4)."),
+        "one_more_hand": _("Time signal: one more hand after this one (EMA 2025 7.4)."),
+        "chombo_badge": _("Chombo"),
+        "chombo_after_uma": _(
+            "%(name)s loses %(points)s points after uma, at the end of the game; the hand is "
+            "replayed."
+        ),
+        "chombo_at_table": _("%(name)s pays the chombo at the table; the hand is replayed."),
+        "chombo_line": _("%(name)s chombo -%(points)s after uma"),
+        "hand_saved": _("Hand saved."),
     }
 
 
@@ -126,12 +162,15 @@ def offline_head() -> SafeString:
         '<link rel="manifest" href="{}"><meta name="theme-color" content="{}">'
         '<link rel="icon" href="{}" sizes="192x192">'
         '<link rel="stylesheet" href="{}"><script src="{}" defer></script>'
+        '<script src="{}" defer></script><script src="{}" defer></script>'
         '<script src="{}" defer></script>',
         reverse("scoring:manifest"),
         offline.THEME_COLOR,
         static("icons/hanchan-192.png"),
         static("css/offline.css"),
         static("js/offline-queue.js"),
+        static("js/paytable.js"),
+        static("js/scoreboard.js"),
         static("js/offline.js"),
     )
 
@@ -149,6 +188,7 @@ def offline_status() -> SafeString:
 
 @register.inclusion_tag("scoring/_offline.html", takes_context=True)
 def offline_entry(context: template.Context, game: Any, state: dict[str, Any]) -> dict[str, Any]:
+    rules = state.get("rules")
     config = {
         **_common(context["request"].user),
         "page": "entry",
@@ -157,8 +197,31 @@ def offline_entry(context: template.Context, game: Any, state: dict[str, Any]) -
         "hands": len(state.get("hands") or []),
         "players": list(state.get("players") or []),
         "finished": game.status == "finished",
+        # Issue 33: what the phone needs to keep score while hands wait (static/js/scoreboard.js)
+        # and to preview a hand without a round trip.
+        "rules": rules.to_dict() if rules is not None else None,
+        "table": _table(state),
     }
     return {"config": config, "entry": True}
+
+
+def _table(state: dict[str, Any]) -> dict[str, Any] | None:
+    """The table before the next hand as scoreboard.js starts from it: round wind and hand
+    (0-based), honba, riichi sticks, scores, hands played and the EMA 2025 7.4 signal hand."""
+    label = str(state.get("round") or "E1")
+    if label[:1] not in WINDS or not label[1:].isdigit():
+        return None
+    signal = state.get("time_signal_hand")
+    return {
+        "wind": WINDS.index(label[:1]),
+        "kyoku": int(label[1:]) - 1,
+        "honba": state.get("honba", 0),
+        "sticks": state.get("riichi_sticks", 0),
+        "scores": [seat["score"] for seat in state.get("seats") or []],
+        "count": len(state.get("hands") or []),
+        "signal": signal["number"] if signal else None,
+        "ended_by": state.get("ended_by") if state.get("over") else None,
+    }
 
 
 @register.inclusion_tag("scoring/_offline.html", takes_context=True)

@@ -11,7 +11,11 @@
  * - a 409 (another referee wrote meanwhile) or a refusal (game finalized or locked) stops the
  *   queue and shows both sides: the server's hands and the phone's, and the referee chooses.
  *
- * The payment preview needs the server (the engine is Python); offline the page says so.
+ * Issue 33: the phone keeps score. Queued hands are applied to the scoreboard and the hand
+ * list (marked "waiting") with scoreboard.js and the generated payment table (paytable.js,
+ * from the engine's points.py), and the payment preview after every tap comes from the same
+ * table, without a round trip (the server still checks every hand; typed tiles and hands the
+ * table cannot pay ask the server). The server's answer replaces the phone's figures.
  * Plain JavaScript, no framework; every text comes translated from the page (offline-config).
  */
 (function () {
@@ -370,6 +374,7 @@
   }
 
   function renderQueue(mine, elsewhere) {
+    keepScore(mine);
     panel.hidden = mine.length === 0 && elsewhere === 0;
     countNode.textContent = String(mine.length);
     listNode.textContent = "";
@@ -382,7 +387,7 @@
         ]),
       );
     });
-    noteNode.textContent = (mine.length ? T.queue_note : "") + (elsewhere ? " " + fmt(T.other_tables, { count: elsewhere }) : "");
+    noteNode.textContent = (mine.length ? (canScore ? T.queue_counted : T.queue_note) : "") + (elsewhere ? " " + fmt(T.other_tables, { count: elsewhere }) : "");
     var stuck = mine.filter(function (item) {
       return item.state !== "waiting";
     })[0];
@@ -522,6 +527,214 @@
       .then(flush);
   }
 
+  // ---------------------------------------------------------------- the phone keeps score (issue 33)
+  var S = self.HanchanScore;
+  var canScore = !!(S && self.HanchanPayTable && config.rules && config.table && here !== null);
+  var currentMine = [];
+  var boardShowsPhone = false;
+  var WINDS = "ESWN";
+
+  function handsOf(mine) {
+    return mine
+      .filter(function (item) {
+        return item.hand && item.hand.outcome;
+      })
+      .map(function (item) {
+        return item.hand;
+      });
+  }
+
+  // The table after the server's hands and the phone's waiting ones.
+  function phoneTable(mine) {
+    return S.replay(config.rules, handsOf(mine), config.table);
+  }
+
+  function countText(list, n) {
+    return list[n] !== undefined ? list[n] : list[list.length - 1].replace(String(list.length - 1), String(n));
+  }
+
+  function showBoard(after, scores, endedBy) {
+    var board = document.getElementById("scoreboard");
+    if (!board) return;
+    var round = board.querySelector(".round");
+    round.textContent = after.round;
+    if (endedBy) {
+      round.appendChild(document.createTextNode(" · "));
+      round.appendChild(el("span", { class: "badge", text: endedBy === "time" ? T.game_over_time : T.game_over }));
+    }
+    board.querySelector(".honba").textContent = countText(T.honba_n, after.honba);
+    board.querySelector(".riichi-sticks").textContent = countText(T.sticks_n, after.riichi_sticks);
+    var n = config.players.length;
+    board.querySelectorAll(".seat[data-seat]").forEach(function (node) {
+      var seat = Number(node.dataset.seat);
+      node.classList.toggle("dealer", seat === after.dealer);
+      node.querySelector(".wind").textContent = WINDS.charAt((seat - after.dealer + n) % n);
+      node.querySelector(".score").textContent = String(scores[seat]);
+    });
+  }
+
+  function showWaitingRows(result, mine) {
+    var table = document.getElementById("hands");
+    if (!table) return;
+    var body = table.tBodies[0];
+    body.querySelectorAll("tr.phone-row").forEach(function (row) {
+      row.remove();
+    });
+    mine.forEach(function (item, i) {
+      var out = result.hands[i];
+      var cells = [
+        el("td", { class: "r", text: out ? out.round + (out.honba ? "-" + out.honba : "") : "?" }),
+        el("td", {}, [document.createTextNode(item.summary + " "), el("span", { class: "badge warn", text: T["badge_" + item.state] || T.badge_waiting })]),
+      ];
+      config.players.forEach(function (name, seat) {
+        cells.push(el("td", { class: "num", text: out ? String(out.scores[seat]) : "?" }));
+      });
+      cells.push(el("td", {}));
+      body.insertBefore(el("tr", { class: "phone-row", "data-state": item.state }, cells), body.firstChild);
+    });
+    var wrap = document.getElementById("hands-wrap");
+    if (wrap) wrap.hidden = body.rows.length === 0;
+    var none = document.getElementById("no-hands");
+    if (none) none.hidden = body.rows.length > 0;
+  }
+
+  function keepScore(mine) {
+    currentMine = mine;
+    if (!canScore) return;
+    if (!mine.length) {
+      // Everything was sent: the server's table replaces the phone's.
+      if (boardShowsPhone) refreshFromServer();
+      return;
+    }
+    var result = phoneTable(mine);
+    var last = result.hands.length ? result.hands[result.hands.length - 1] : null;
+    var after = result.after || (last ? { round: last.round, honba: last.honba, riichi_sticks: last.riichi_sticks, dealer: last.dealer } : null);
+    if (after) showBoard(after, result.scores || last.scores, result.ended_by);
+    showWaitingRows(result, mine);
+    boardShowsPhone = true;
+  }
+
+  // The entry page as the server has it now, swapped in part (scoreboard, hands, versions,
+  // messages), keeping what the referee is typing.
+  function swapFrom(doc) {
+    ["scoreboard", "hand-list", "chombos", "unconfirmed"].forEach(function (id) {
+      var mineNode = document.getElementById(id), theirs = doc.getElementById(id);
+      if (mineNode && theirs) mineNode.innerHTML = theirs.innerHTML;
+    });
+    var fresh = doc.getElementById("offline-config");
+    if (fresh) {
+      var next = JSON.parse(fresh.textContent);
+      ["version", "hands", "table", "players"].forEach(function (key) {
+        config[key] = next[key];
+      });
+    }
+    document.querySelectorAll("input[name='expected_version']").forEach(function (input) {
+      input.value = String(config.version);
+    });
+    var actions = document.querySelector(".actions.panel"), theirActions = doc.querySelector(".actions.panel");
+    if (actions && theirActions) actions.innerHTML = theirActions.innerHTML;
+    boardShowsPhone = false;
+  }
+
+  function refreshFromServer() {
+    return fetch(location.pathname, { credentials: "same-origin", headers: { "X-Requested-With": "fetch" } })
+      .then(function (response) {
+        if (!response.ok) throw new Error(String(response.status));
+        return response.text();
+      })
+      .then(function (html) {
+        swapFrom(new DOMParser().parseFromString(html, "text/html"));
+      })
+      .catch(function () {});
+  }
+
+  function clearPreview() {
+    previewedHere = false;
+    if (preview) preview.textContent = "";
+    var line = document.getElementById("preview-line");
+    if (line) line.textContent = "";
+  }
+
+  function trunc(name) {
+    return name.length > 12 ? name.slice(0, 11) + "…" : name; // Django's truncatechars:12
+  }
+
+  function signed(delta) {
+    return (delta > 0 ? "+" : "") + delta;
+  }
+
+  // The payment preview on the phone: what _preview.html shows, from the local table. False
+  // where the server must answer (typed tiles, a hand the table cannot pay).
+  var previewedHere = false;
+  function localPreview() {
+    previewedHere = false;
+    if (!canScore || !form || !preview) return false;
+    if (formIsPristine()) return true; // nothing tapped yet: nothing to preview
+    var parsed = handFromFields(fieldsOf(form));
+    var line = document.getElementById("preview-line");
+    if (parsed.tiles) return false;
+    preview.textContent = "";
+    if (parsed.errors.length) {
+      var list = el("ul", { class: "errorlist" }, parsed.errors.map(function (e) { return el("li", { text: e }); }));
+      preview.appendChild(el("div", { class: "alert", role: "alert" }, [document.createTextNode(T.not_complete + " "), list]));
+      if (line) {
+        line.textContent = "";
+        line.appendChild(el("span", { class: "neg", text: T.not_complete_line }));
+      }
+      previewedHere = true;
+      return true;
+    }
+    var base = phoneTable(currentMine);
+    if (base.error !== undefined || base.next === null) return false;
+    var from = { wind: base.state.wind, kyoku: base.state.kyoku, honba: base.state.honba, sticks: base.state.sticks, scores: base.scores, signal: base.signal, count: config.table.count + handsOf(currentMine).length };
+    var result = S.replay(config.rules, [parsed.hand], from);
+    if (result.error !== undefined) return false;
+    var out = result.hands[0], hand = parsed.hand, players = config.players;
+    var rows = players.map(function (name, seat) {
+      var delta = out.deltas[seat];
+      return el("tr", {}, [
+        el("td", { text: name }),
+        el("td", { class: "num" + (delta > 0 ? " pos" : delta < 0 ? " neg" : ""), text: signed(delta) }),
+        el("td", { class: "num", text: String(out.scores[seat]) }),
+      ]);
+    });
+    preview.appendChild(
+      el("table", { id: "preview-table" }, [
+        el("thead", {}, [el("tr", {}, [el("th", { text: T.player }), el("th", { class: "num", text: T.change }), el("th", { class: "num", text: T.then })])]),
+        el("tbody", {}, rows),
+      ]),
+    );
+    var chombo = null;
+    if (hand.outcome === "chombo") {
+      // EMA 2025 3.4.6: nothing is paid at the table; the offender loses points after uma.
+      var points = config.rules.chombo.mode === "penalty" ? config.rules.chombo.points : null;
+      chombo = { name: name(players, hand.offender), points: points };
+      var text = points ? fmt(T.chombo_after_uma, chombo) : fmt(T.chombo_at_table, chombo);
+      preview.appendChild(el("p", { id: "preview-chombo" }, [el("span", { class: "badge warn", text: T.chombo_badge }), document.createTextNode(" " + text)]));
+    }
+    var ends = result.next === null;
+    var badge = null;
+    if (ends) badge = el("span", { class: "badge", text: result.ended_by === "time" ? T.ends_game_time : T.ends_game });
+    else if (hand.time_signal && config.rules.time_limit === "ema") badge = el("span", { class: "badge warn", text: T.one_more_hand });
+    if (badge) preview.appendChild(el("p", {}, [badge]));
+    if (line) {
+      line.textContent = "";
+      var parts = [];
+      if (chombo && chombo.points) parts.push(el("span", { class: "neg", text: fmt(T.chombo_line, { name: trunc(chombo.name), points: chombo.points }) }));
+      players.forEach(function (player, seat) {
+        var delta = out.deltas[seat];
+        if (delta) parts.push(el("span", { class: delta > 0 ? "pos" : "neg", text: trunc(player) + " " + signed(delta) }));
+      });
+      if (!parts.length && !(chombo && chombo.points)) line.textContent = T.no_change;
+      parts.forEach(function (part, i) {
+        if (i) line.appendChild(el("span", { class: "sep", text: "·" }));
+        line.appendChild(part);
+      });
+    }
+    previewedHere = true;
+    return true;
+  }
+
   function formIsPristine() {
     return !form || !form.querySelector("input[name='outcome']:checked");
   }
@@ -551,6 +764,8 @@
 
   function showOfflinePreview() {
     if (!preview || (navigator.onLine && waitingHere === 0)) return;
+    if (canScore && formIsPristine()) return; // the phone previews the next tap itself
+    if (localPreview()) return;
     preview.textContent = "";
     var text = navigator.onLine ? T.preview_waiting : T.preview_offline;
     preview.appendChild(el("p", { class: "small offline-note", id: "preview-offline", text: text }));
@@ -600,7 +815,8 @@
         .then(function () {
           form.reset();
           flash(T.queued);
-          showOfflinePreview();
+          if (canScore) clearPreview();
+          else showOfflinePreview();
           window.scrollTo(0, 0);
           return render();
         })
@@ -612,7 +828,17 @@
     // Offline, the preview request cannot reach the server: say when it comes back. With hands
     // waiting, the server's preview would start from the table without them: not asked.
     document.body.addEventListener("htmx:sendError", showOfflinePreview);
+    // Every tap previews on the phone at once; htmx asks the server only when the phone
+    // cannot answer (typed tiles, a hand the table cannot pay).
+    form.addEventListener("change", localPreview);
+    form.addEventListener("input", function (event) {
+      if (event.target && event.target.name === "tiles") localPreview();
+    });
     form.addEventListener("htmx:beforeRequest", function (event) {
+      if (previewedHere && event.detail && event.detail.elt === form) {
+        event.preventDefault();
+        return;
+      }
       if (navigator.onLine && waitingHere === 0) return;
       event.preventDefault();
       showOfflinePreview();

@@ -100,9 +100,8 @@ def test_three_hands_offline_survive_reload_and_sleep_and_arrive_once_in_order(
             hand["wins"][0]["han"],
             hand["wins"][0]["fu"],
         )
-        page.wait_for_selector(
-            "#preview-offline"
-        )  # the preview says it returns with the connection
+        # Issue 33: offline, the phone previews the hand from its own payment table.
+        page.wait_for_selector("#preview-table")
         page.locator("#confirm-hand").click()
         queued(page, number + 1)
     page.screenshot(path=str(artifacts / "offline-queued-390.png"), full_page=True)

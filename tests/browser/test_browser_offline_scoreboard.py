@@ -1,0 +1,163 @@
+"""Issue 33: offline, the phone keeps score. Four hands confirmed without a connection (a ron,
+a tsumo with riichi, a draw with a tenpai player, a dealer repeat) are applied to the
+scoreboard the referee sees at once (round, dealer, honba, riichi sticks, scores) and listed
+with a "waiting" mark, computed on the phone from the engine's payment table; the connection
+returns, the server takes them, and its table replaces the phone's with the same figures.
+The payment preview follows every tap without asking the server."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from scoring.engine import replay
+from scoring.records import game_record
+from scoring.selectors import table_state
+from tests.browser.pages import PHONE, logged_in_page
+from tests.browser.test_browser_offline import _table, open_entry_online, queued
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+# E1 (seat 0 deals): Ben's ron from Clara passes the deal; E2: Clara, in riichi, wins by tsumo;
+# E3: a draw, Anna in riichi and Clara (the dealer) tenpai: the dealer stays with a counter
+# and Anna's stick stays on the table; E3-1: the dealer wins again (dealer repeat).
+HANDS: list[dict[str, Any]] = [
+    {"outcome": "ron", "riichi": [], "loser": 2, "wins": [{"winner": 1, "han": 3, "fu": 30}]},
+    {"outcome": "tsumo", "riichi": [2], "wins": [{"winner": 2, "han": 2, "fu": 30}]},
+    {"outcome": "draw", "riichi": [0], "tenpai": [0, 2]},
+    {"outcome": "ron", "riichi": [], "loser": 3, "wins": [{"winner": 2, "han": 2, "fu": 40}]},
+]
+
+
+def chip(page: Any, name: str, value: Any) -> None:
+    page.locator(f"label.chip:has(input[name='{name}'][value='{value}'])").click()
+
+
+def tap(page: Any, hand: dict[str, Any]) -> None:
+    chip(page, "outcome", hand["outcome"])
+    for seat in hand["riichi"]:
+        chip(page, "riichi", seat)
+    for seat in hand.get("tenpai", []):
+        chip(page, "tenpai", seat)
+    for win in hand.get("wins", []):
+        chip(page, "winners", win["winner"])
+    if "loser" in hand:
+        chip(page, "loser", hand["loser"])
+    for win in hand.get("wins", []):
+        seat = win["winner"]
+        chip(page, f"han_{seat}", win["han"])
+        chip(page, f"fu_{seat}", win["fu"])
+
+
+def board(page: Any) -> dict[str, Any]:
+    return page.evaluate(
+        """() => ({
+          round: document.querySelector('#scoreboard .round').textContent.trim(),
+          honba: document.querySelector('#scoreboard .honba').textContent.trim(),
+          sticks: document.querySelector('#scoreboard .riichi-sticks').textContent.trim(),
+          dealer: [...document.querySelectorAll('#scoreboard .seat')].findIndex(
+            s => s.classList.contains('dealer')),
+          winds: [...document.querySelectorAll('#scoreboard .seat .wind')].map(s => s.textContent),
+          scores: [...document.querySelectorAll('#scoreboard .seat .score')].map(
+            s => Number(s.textContent)),
+        })"""
+    )
+
+
+def expected(after: dict[str, Any], scores: list[int]) -> dict[str, Any]:
+    honba, sticks = after["honba"], after["riichi_sticks"]
+    return {
+        "round": after["round"],
+        "honba": f"{honba} honba",
+        "sticks": f"{sticks} stick" if sticks == 1 else f"{sticks} sticks",
+        "dealer": after["dealer"],
+        "winds": ["ESWN"[(seat - after["dealer"]) % 4] for seat in range(4)],
+        "scores": scores,
+    }
+
+
+def test_four_hands_offline_keep_the_scoreboard_then_the_server_replaces_it(
+    chromium: Any, live_server: Any, artifacts: Path
+) -> None:
+    game, referee = _table()
+    page = logged_in_page(chromium, live_server, referee, viewport=PHONE)
+    open_entry_online(page, live_server, game)
+    record = game_record(game)
+    names = table_state(game)["players"]
+    previews: list[str] = []
+    page.on("request", lambda r: previews.append(r.url) if "/preview/" in r.url else None)
+
+    page.context.set_offline(True)
+    page.wait_for_selector("#net-status[data-state='offline']")
+    for number, hand in enumerate(HANDS):
+        tap(page, hand)
+        # The engine's answer for this hand after the earlier ones (EMA 2025 3.3-3.5).
+        out = replay({**record, "hands": HANDS[: number + 1], "end": "complete"})
+        row = out["hands"][-1]
+        line = "·".join(
+            f"{name[:11] + '…' if len(name) > 12 else name} {'+' if d > 0 else ''}{d}"
+            for name, d in zip(names, row["deltas"], strict=True)
+            if d
+        )
+        assert page.locator("#preview-line").inner_text() == line
+        page.locator("#confirm-hand").click()
+        queued(page, number + 1)
+        assert board(page) == expected(out["next"], row["scores"]), number
+        rows = page.locator("#hands tbody tr")
+        assert rows.count() == number + 1
+        assert rows.first.locator(".badge").inner_text() == "waiting"
+        assert rows.first.locator("td.num").all_inner_texts() == [str(s) for s in row["scores"]]
+    assert previews == []  # every preview came from the phone, offline
+    page.screenshot(path=str(artifacts / "offline-scoreboard-390.png"), full_page=True)
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    phone = board(page)
+    assert game.hands.count() == 0
+
+    page.context.set_offline(False)
+    page.wait_for_selector("#net-status[data-state='online'][data-queued='0']")
+    page.wait_for_selector("#offline-flash:not([hidden])")
+    game.refresh_from_db()
+    assert [h.data for h in game.hands.order_by("number")] == HANDS
+    state = table_state(game)
+    server = {
+        "round": state["round"],
+        "honba": state["honba"],
+        "riichi_sticks": state["riichi_sticks"],
+        "dealer": state["dealer"],
+    }
+    # The page now shows the server's table: no waiting row left, the same figures.
+    page.wait_for_selector("#hands tbody tr.phone-row", state="detached")
+    assert page.locator("#hands tbody tr").count() == 4
+    assert board(page) == phone == expected(server, [s["score"] for s in state["seats"]])
+
+
+def test_the_preview_follows_every_tap_without_a_round_trip(
+    chromium: Any, live_server: Any
+) -> None:
+    """Issue 33 item 2: after the second tenpai tap the summary line showed the one-tenpai
+    payments. Now each tap is previewed on the phone at once (EMA 2025 3.4.2: the noten
+    players pay 3,000 shared by the tenpai players), online too, and the server is not asked."""
+    game, referee = _table()
+    page = logged_in_page(chromium, live_server, referee, viewport=PHONE)
+    previews: list[str] = []
+    page.on("request", lambda r: previews.append(r.url) if "/preview/" in r.url else None)
+    page.goto(f"{live_server.url}/games/{game.pk}/entry/")
+    page.wait_for_selector("#net-status[data-state='online']")
+    names = table_state(game)["players"]
+    line = page.locator("#preview-line")
+
+    chip(page, "outcome", "draw")
+    assert line.inner_text() == "No points change hands."  # nobody tenpai
+    chip(page, "tenpai", 1)
+    assert line.inner_text() == (
+        f"{names[0]} -1000·{names[1]} +3000·{names[2]} -1000·{names[3]} -1000"
+    )
+    chip(page, "tenpai", 2)
+    assert line.inner_text() == (
+        f"{names[0]} -1500·{names[1]} +1500·{names[2]} +1500·{names[3]} -1500"
+    )
+    chip(page, "outcome", "ron")
+    assert "Not complete yet" in line.inner_text()
+    assert previews == []
