@@ -40,9 +40,12 @@ def compare(game: OnlineGame) -> dict[str, Any]:
     """Replay the record with our engine and compare it with what the site paid.
 
     Returns ``{"hands": n, "matching": m, "mismatches": [...], "final": {...} | None,
-    "ok": bool}``; a mismatch names the hand (1-based), its round and both score lists.
-    A record our engine rejects is one mismatch with the engine's error.
+    "ok": bool, "rules": {...}}``; a mismatch names the hand (1-based), its round and both
+    score lists; ``rules`` are the record's overrides of its preset that the log stated
+    (start points, red fives, ...), so a reader sees what was replayed. A record our engine
+    rejects is one mismatch with the engine's error.
     """
+    rules = dict(game.record.get("rules") or {})
     try:
         out = replay(game.record)
     except RecordError as exc:
@@ -58,6 +61,7 @@ def compare(game: OnlineGame) -> dict[str, Any]:
             ],
             "final": None,
             "ok": False,
+            "rules": rules,
         }
     mismatches: list[dict[str, Any]] = []
     matching = 0
@@ -110,4 +114,5 @@ def compare(game: OnlineGame) -> dict[str, Any]:
         "mismatches": mismatches,
         "final": final,
         "ok": not mismatches,
+        "rules": rules,
     }

@@ -1,8 +1,11 @@
 """Tenhou logs: the mjlog XML and the tenhou.net/6 JSON, as game records (ruleset ``tenhou``).
 
-mjlog: ``<GO type>`` (rule bits: 0x02 no red fives, 0x04 no open all simples, 0x08 a south
-game, 0x10 three players), ``<UN n0..n3>`` (URL-encoded names), ``<INIT ten>`` (scores in
-hundreds at the start of each hand), ``<REACH who step="2">`` (an accepted riichi),
+mjlog: ``<GO type lobby>`` (rule bits: 0x01 human players, 0x02 no red fives, 0x04 no open
+all simples, 0x08 a south game (else east only), 0x10 three players, 0x20/0x80 the ranked
+rooms, 0x40 fast; ``lobby`` 0 for the ranked lobby, else the private lobby's number),
+``<UN n0..n3>`` (URL-encoded names), ``<INIT ten>`` (scores in hundreds at the start of each
+hand: the first one gives the start points, 250 in the ranked lobby, 300 in a private lobby
+that starts at 30,000), ``<REACH who step="2">`` (an accepted riichi),
 ``<AGARI who fromWho ten="fu,points,limit" yaku="id,han,..." yakuman="id,..." paoWho
 sc="before,delta,...">`` (one per winner; two for a double ron), ``<RYUUKYOKU type sc
 haiN>`` (no type: exhaustive draw, the shown hands are tenpai; ``nm``: nagashi mangan;
@@ -15,6 +18,8 @@ import re
 import xml.etree.ElementTree as ET
 from typing import Any
 from urllib.parse import unquote
+
+from scoring.engine import RecordError, replay
 
 from .common import LogError, OnlineGame
 
@@ -47,18 +52,70 @@ def _ints(value: str | None, what: str, hand: int | None) -> list[int]:
 
 
 def _rules_from_go(go_type: int) -> dict[str, Any]:
+    """The rule overrides the GO type states; the flags that are no rule (human players,
+    room level, fast) are ignored, the games our rules cannot play are refused by name."""
     if go_type & 0x10:
-        raise LogError("three-player Tenhou games (sanma) are not supported")
+        raise LogError(
+            f"three-player Tenhou games (sanma, GO type {go_type} has bit 0x10) are not supported"
+        )
     if not go_type & 0x08:
         raise LogError(
-            "east-only Tenhou games (tonpuusen) are not supported: the game-record rules"
-            " play east and south rounds"
+            f"east-only Tenhou games (tonpuusen, GO type {go_type} lacks bit 0x08) are not"
+            " supported: the game-record rules play east and south rounds"
         )
     rules: dict[str, Any] = {}
     if go_type & 0x02:
         rules["aka_dora"] = 0
     if go_type & 0x04:
         rules["open_tanyao"] = False
+    return rules
+
+
+TENHOU_START = 25000  # the tenhou preset's start points (the ranked lobby's)
+# Return points and uma a lobby with other start points may use, most likely first: the
+# tenhou preset's (30,000, +20/+10), the start points themselves (no oka), start + 5,000.
+_UMAS = (
+    (20000, 10000, -10000, -20000),
+    (30000, 10000, -10000, -30000),
+    (15000, 5000, -5000, -15000),
+    (10000, 5000, -5000, -10000),
+    (10000, 0, 0, -10000),
+    (0, 0, 0, 0),
+)
+
+
+def _log_rules(
+    rules: dict[str, Any],
+    start: list[int],
+    hands: list[dict[str, Any]],
+    names: list[str],
+    result: list[int] | None,
+) -> dict[str, Any]:
+    """``rules`` plus what the log states beyond the GO type: its start points (the first
+    hand's scores, when they are not the preset's 25,000), and then the return points and uma
+    that give the log's own final results (``owari``), tried from ``_UMAS``; when none does,
+    the preset's stay and the comparison shows the difference."""
+    if len(set(start)) != 1 or start[0] == TENHOU_START:
+        return rules
+    rules = {**rules, "start_points": start[0]}
+    if result is None:
+        return rules
+    returns = dict.fromkeys((30000, start[0], start[0] + 5000, start[0] + 10000))
+    for uma in _UMAS:
+        for back in returns:
+            tried = {**rules, "return_points": back, "uma": list(uma)}
+            try:
+                out = replay(_record(names, tried, hands))
+            except RecordError:
+                continue
+            final = out.get("final")
+            if isinstance(final, dict) and list(final["result"]) == list(result):
+                keep = {k: v for k, v in tried.items() if k not in ("return_points", "uma")}
+                if back != 30000:
+                    keep["return_points"] = back
+                if uma != _UMAS[0]:
+                    keep["uma"] = list(uma)
+                return keep
     return rules
 
 
@@ -208,15 +265,18 @@ def parse_mjlog(text: str) -> OnlineGame:
         raise LogError("no players (<UN n0=...>) in the log")
     if not hands:
         raise LogError("the log has no hands")
+    start = hands[0].start
     if hands[-1].data is None:
         hands = hands[:-1]  # the log stops inside a hand: keep the finished ones
     site_scores = [hands[i + 1].start for i in range(len(hands) - 1)]
     if hands:
         site_scores.append(hands[-1].after())
+    data = [h.data for h in hands if h.data is not None]
+    rules = _log_rules(rules, start, data, names, result)
     return OnlineGame(
         site="tenhou",
         names=names,
-        record=_record(names, rules, [h.data for h in hands if h.data is not None]),
+        record=_record(names, rules, data),
         site_scores=site_scores,
         site_final=final,
         site_result=result,
@@ -346,6 +406,7 @@ def parse_tenhou6(doc: dict[str, Any]) -> OnlineGame:
         scores = [int(sc[i]) for i in range(0, 8, 2)]
         final = [s * 100 for s in scores] if abs(sum(scores)) <= 2000 else scores
         result_points = [round(float(sc[i]) * 1000) for i in range(1, 8, 2)]
+    rules = _log_rules(rules, starts[0], hands, list(names), result_points)
     return OnlineGame(
         site="tenhou",
         names=list(names),

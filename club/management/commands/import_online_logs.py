@@ -72,6 +72,8 @@ class Command(BaseCommand):
                 f"{name}: game {done.game.pk} ({done.game.status}), {c['matching']}/{c['hands']}"
                 f" hands match the site{'' if c['ok'] else ', MISMATCHES:'}"
             )
+            if c.get("rules"):
+                self.stdout.write(f"  rules stated by the log: {c['rules']}")
             for m in c["mismatches"]:
                 self.stdout.write(f"  {m}")
         if failed:
