@@ -33,6 +33,15 @@ class Game(models.Model):
     # Club play without a referee: False while any hand waits for the other players'
     # confirmation; ratings and league tables count confirmed games only.
     confirmed = models.BooleanField(default=True)
+    # The game's own entries by a seated player of a club game (the paper score sheet, the
+    # finish) wait for the other players as a hand does (issue 30.3): `entry_confirmed` is
+    # False until enough of them (`confirmed_by`, player ids) confirmed what `entered_by` wrote;
+    # `confirmed` is False meanwhile too.
+    entry_confirmed = models.BooleanField(default=True)
+    entered_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    confirmed_by = models.JSONField(default=list, blank=True)
     # Optimistic concurrency: every write must name the version it was based on.
     version = models.PositiveIntegerField(default=0)
     finished_at = models.DateTimeField(null=True, blank=True)

@@ -27,6 +27,7 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("<int:game_id>/entry/finalize/", views.game_finalize, name="finalize"),
     path("<int:game_id>/entry/paper/", views.game_paper_sheet, name="paper_sheet"),
     path("<int:game_id>/entry/reopen/", views.game_reopen, name="reopen"),
+    path("<int:game_id>/entry/confirm/", views.game_confirm, name="confirm_game"),
     path(
         "<int:game_id>/entry/hands/<int:number>/confirm/",
         views.game_confirm_hand,

@@ -39,6 +39,7 @@ from scoring.selectors import (
     visible_games,
 )
 from scoring.services import (
+    confirm_game,
     confirm_hand,
     correct_hand,
     delete_last_hand,
@@ -139,12 +140,50 @@ def _waiting_hands(request: HttpRequest, game: Game, state: dict[str, Any]) -> l
     return rows
 
 
+def _waiting_entry(request: HttpRequest, game: Game) -> dict[str, Any] | None:
+    """The paper score sheet or finish a seated player entered, waiting for the others
+    (issue 30.3), and whether this user may confirm it; None when nothing waits."""
+    if game.entry_confirmed:
+        return None
+    me = player_of(request.user)
+    return {
+        "confirmed_by": len(game.confirmed_by),
+        "may_confirm": me is not None
+        and game.entered_by_id != request.user.pk
+        and me.pk not in game.confirmed_by
+        and game.seats.filter(player=me).exists(),
+    }
+
+
 @login_required
 def game_entry(request: HttpRequest, game_id: int) -> HttpResponse:
     game = _game_for_editing(request, game_id)
     context = _entry_context(game, user=request.user)
     context["waiting"] = _waiting_hands(request, game, context["state"])
+    context["waiting_entry"] = _waiting_entry(request, game)
     return render(request, "scoring/entry.html", context)
+
+
+@login_required
+@require_POST
+def game_confirm(request: HttpRequest, game_id: int) -> HttpResponse:
+    """A seated player confirms the paper score sheet or finish another player entered."""
+    game = _game_for_editing(request, game_id)
+    try:
+        version = int(request.POST.get("expected_version", ""))
+    except ValueError:
+        version = -1
+    try:
+        confirm_game(actor=request.user, game=game, expected_version=version)
+    except ServicePermissionDenied as exc:
+        raise PermissionDenied(exc.message) from exc
+    except ConflictError:
+        messages.error(request, _("The game changed meanwhile: check it and confirm again."))
+    except ServiceError as exc:
+        messages.error(request, exc.message)
+    else:
+        messages.success(request, _("Game confirmed."))
+    return redirect("scoring:entry", game_id=game.pk)
 
 
 @login_required
@@ -596,7 +635,13 @@ def game_finalize(request: HttpRequest, game_id: int) -> HttpResponse:
     except (ServiceError, RecordError) as exc:
         messages.error(request, getattr(exc, "message", str(exc)))
     else:
-        messages.success(request, _("Game finalized: the result counts for the standings."))
+        game.refresh_from_db(fields=["confirmed"])
+        if game.confirmed:
+            messages.success(request, _("Game finalized: the result counts for the standings."))
+        else:
+            messages.success(
+                request, _("Game finalized: it counts once the other players confirm it.")
+            )
     return redirect("scoring:entry", game_id=game.pk)
 
 

@@ -121,6 +121,13 @@ class GameDetailSerializer(GameListSerializer):
     substitutes = serializers.JSONField()
     final_scores = serializers.JSONField()
     rule_overrides = serializers.JSONField()
+    entry_confirmed = serializers.BooleanField(
+        help_text="False while the paper score sheet or the finish a seated club player "
+        "entered waits for the other players (POST .../confirm/); `confirmed` is False then too."
+    )
+    confirmed_by = serializers.JSONField(
+        help_text="The ids of the players who confirmed the game's sheet or finish."
+    )
 
     class Meta(GameListSerializer.Meta):
         fields = [
@@ -128,6 +135,8 @@ class GameDetailSerializer(GameListSerializer):
             "rule_overrides",
             "substitutes",
             "final_scores",
+            "entry_confirmed",
+            "confirmed_by",
             "hands",
             "summary",
             "created_at",
@@ -171,6 +180,8 @@ def written_game_detail(game: Game) -> dict[str, Any]:
         "rule_overrides": game.rule_overrides,
         "substitutes": game.substitutes,
         "final_scores": game.final_scores,
+        "entry_confirmed": bool(game.entry_confirmed),
+        "confirmed_by": game.confirmed_by,
         "hands": [
             {
                 "number": hand.number,

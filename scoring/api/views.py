@@ -316,6 +316,21 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ServiceViewS
         )
         return self._answer(game)
 
+    @extend_schema(
+        summary="Confirm the paper score sheet or the finish another player at the table "
+        "entered (club play, no referee)",
+        request=VersionInputSerializer,
+        responses={200: GameDetailSerializer, **errors(400, 403, 404, 409)},
+    )
+    @action(detail=True, methods=["post"], url_path="confirm", url_name="confirm")
+    def confirm(self, request: Request, pk: str) -> Response:
+        game = self.get_object()
+        data = parse(VersionInputSerializer, request)
+        game = services.confirm_game(
+            actor=request.user, game=game, expected_version=data["version"]
+        )
+        return self._answer(game)
+
     # -- preview, finalize, final scores, reopen ------------------------------------------------
     @extend_schema(
         summary="Payment preview of a hand (nothing is written)",

@@ -1,7 +1,7 @@
 """Write services for games and hands (see docs/TEAM.md for the conventions)."""
 
 from ._common import locked_games, mark_locked
-from .confirmations import confirm_hand
+from .confirmations import confirm_game, confirm_hand
 from .final_scores import enter_final_scores
 from .games import (
     create_game,
@@ -18,6 +18,7 @@ from .hands import HandEntry, add_hand, correct_hand, delete_last_hand, enter_ha
 __all__ = [
     "HandEntry",
     "add_hand",
+    "confirm_game",
     "confirm_hand",
     "correct_hand",
     "create_game",

@@ -152,6 +152,24 @@ def keep_loaded(game: Game, *, seats: Sequence[Any], hands: Sequence[Any]) -> No
     game._loaded_after_write = True  # type: ignore[attr-defined]
 
 
+def mark_game_entry(actor: Any, game: Game) -> None:
+    """`actor` wrote the game's own entry (a paper score sheet, the finish): in club play
+    without a referee it waits for the other players' confirmation as a hand does (issue 30.3;
+    scoring.services.confirm_game); by a club admin, a referee or the system it needs none.
+    Sets the fields; the caller saves entry_confirmed, entered_by, confirmed_by, confirmed."""
+    waits = policy_for(game).entry_waits(actor, game)
+    game.entry_confirmed = not waits
+    game.entered_by = actor if waits else None
+    game.confirmed_by = []
+    if waits:
+        game.confirmed = False
+    elif not game.confirmed:
+        game.confirmed = not game.hands.filter(confirmed=False).exists()
+
+
+GAME_ENTRY_FIELDS = ["entry_confirmed", "entered_by", "confirmed_by", "confirmed"]
+
+
 def run_engine(record: Mapping[str, Any]) -> dict[str, Any]:
     try:
         return dict(replay(record))

@@ -5,6 +5,10 @@ At a club night any seated player may enter a hand; the other players at the tab
 its game: ratings and league tables count confirmed games only. A hand entered by a club admin
 (or the system) needs no confirmation: they act as the referee. Tournament games have
 referees and are always confirmed.
+
+The game's own entries follow the same rule (issue 30.3): a paper score sheet or a finish by a
+seated player who is not a club admin waits (`Game.entry_confirmed`) until the others confirm
+it with confirm_game; until then the game is unconfirmed and not rated.
 """
 
 from __future__ import annotations
@@ -20,7 +24,7 @@ from core.roles import player_of
 from scoring.models import Game, Hand
 from scoring.policy import policy_for
 
-from ._common import audit_scope, lock_game
+from ._common import GAME_ENTRY_FIELDS, audit_scope, lock_game
 from .games import game_snapshot, save_written_game
 
 
@@ -43,18 +47,60 @@ def mark_entered(actor: Any, game: Game, hand: Hand) -> None:
 
 
 def refresh_game(game: Game) -> None:
-    """game.confirmed: no hand waits (saved by the caller's save_written_game)."""
-    game.confirmed = not game.hands.filter(confirmed=False).exists()
+    """game.confirmed: neither a hand nor the game's own entry waits (saved by the caller's
+    save_written_game)."""
+    game.confirmed = game.entry_confirmed and not game.hands.filter(confirmed=False).exists()
+
+
+def _seated_player(actor: Any, game: Game, message: str) -> Any:
+    me = player_of(actor)
+    seated = set(game.seats.values_list("player_id", flat=True))
+    if me is None or me.pk not in seated:
+        raise PermissionDenied(message)
+    return me
+
+
+@transaction.atomic
+def confirm_game(*, actor: Any, game: Game, expected_version: int) -> Game:
+    """A seated player other than the one who entered it confirms the game's paper score
+    sheet or finish (issue 30.3: the same rule as a hand's, club play without a referee)."""
+    game = lock_game(game, expected_version=expected_version)
+    me = _seated_player(
+        actor, game, _("Only a player seated at this game may confirm its final scores.")
+    )
+    if game.entry_confirmed:
+        raise ValidationFailed(
+            _("The game's final scores and finish need no more confirmation."), field="game"
+        )
+    if game.entered_by_id is not None and game.entered_by_id == getattr(actor, "pk", None):
+        raise PermissionDenied(_("You entered this: another player at the table confirms it."))
+    if me.pk in game.confirmed_by:
+        raise ValidationFailed(_("You have already confirmed this game."), field="game")
+    before = game_snapshot(game)
+    game.confirmed_by = [*game.confirmed_by, me.pk]
+    game.entry_confirmed = len(game.confirmed_by) >= confirmations_needed(game)
+    refresh_game(game)
+    save_written_game(game, fields=GAME_ENTRY_FIELDS)  # a finished game now confirmed is rated
+    record_audit(
+        actor=actor,
+        action="game.confirm",
+        obj=game,
+        before=before,
+        after={
+            **game_snapshot(game),
+            "confirmed_by": game.confirmed_by,
+            "entry_confirmed": game.entry_confirmed,
+        },
+        **audit_scope(game),
+    )
+    return game
 
 
 @transaction.atomic
 def confirm_hand(*, actor: Any, game: Game, number: int, expected_version: int) -> Game:
     """A seated player other than the one who entered it confirms hand ``number``."""
     game = lock_game(game, expected_version=expected_version)
-    me = player_of(actor)
-    seated = set(game.seats.values_list("player_id", flat=True))
-    if me is None or me.pk not in seated:
-        raise PermissionDenied(_("Only a player seated at this game may confirm its hands."))
+    me = _seated_player(actor, game, _("Only a player seated at this game may confirm its hands."))
     try:
         hand = game.hands.get(number=number)
     except (Hand.DoesNotExist, ValueError, TypeError) as error:

@@ -12,9 +12,11 @@ from scoring.engine import RecordError, final_results, load_ruleset
 from scoring.models import Game, GamePenalty
 
 from ._common import (
+    GAME_ENTRY_FIELDS,
     audit_scope,
     engine_error,
     lock_game,
+    mark_game_entry,
     require_editor,
     require_open_session,
 )
@@ -77,7 +79,9 @@ def enter_final_scores(
                 for seat in chombos
             ]
         )
-    save_written_game(game, fields=["entry", "final_scores"])
+    # A sheet a seated club player enters waits for the others, as a hand does (issue 30.3).
+    mark_game_entry(actor, game)
+    save_written_game(game, fields=["entry", "final_scores", *GAME_ENTRY_FIELDS])
     record_audit(
         actor=actor,
         action="game.final_scores",

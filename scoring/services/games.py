@@ -35,6 +35,7 @@ from scoring.records import (
 from scoring.summary import GameSummary
 
 from ._common import (
+    GAME_ENTRY_FIELDS,
     announce_change,
     audit_scope,
     bump_version,
@@ -43,6 +44,7 @@ from ._common import (
     final_scores_summary,
     keep_loaded,
     lock_game,
+    mark_game_entry,
     require_editor,
     require_open_session,
     run_engine,
@@ -204,11 +206,16 @@ def finalize_game(
                 )
     game.status = Game.Status.FINISHED
     game.finished_at = timezone.now()
+    # Finishing a club game alone is an entry the other players confirm (issue 30.3) where
+    # it is the player's choice: a paper sheet's game, or an end on time. A hand game the
+    # rules ended follows from its hands, which wait on their own.
+    chosen = game.entry == Game.Entry.FINAL_SCORES or game.end == "time"
+    mark_game_entry(actor if chosen else None, game)
     if summary is None:
-        save_written_game(game, fields=["status", "finished_at", "end"])
+        save_written_game(game, fields=["status", "finished_at", "end", *GAME_ENTRY_FIELDS])
     else:
         game.summary = summary
-        bump_version(game, fields=["status", "finished_at", "end", "summary"])
+        bump_version(game, fields=["status", "finished_at", "end", "summary", *GAME_ENTRY_FIELDS])
         announce_change(game)
     after = game_snapshot(game, hands=hands)
     if override:
@@ -403,6 +410,10 @@ def import_game_record(
     game.end = end
     game.substitutes = substitutes or list(record.get("substitutes") or [])
     fields = ["end", "substitutes", "confirmed"]
+    if isinstance(sheet, Mapping) or finalize:
+        # A paper sheet or a finish imported by a seated club player waits too (issue 30.3).
+        mark_game_entry(actor, game)
+        fields += GAME_ENTRY_FIELDS
     if finalize:
         game.status = Game.Status.FINISHED
         game.finished_at = timezone.now()

@@ -182,7 +182,7 @@ def enter_hand(
     if tiles:
         new.tile_check = tile_check(game, number=number, tiles=tiles, hand=data)
     new.save(force_insert=True)
-    game.confirmed = all(h.confirmed for h in stored.hands)
+    game.confirmed = game.entry_confirmed and all(h.confirmed for h in stored.hands)
     bump_version(game, fields=["confirmed", "summary"])
     announce_change(game)
     record_audit(

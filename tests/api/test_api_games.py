@@ -323,3 +323,90 @@ def test_seated_players_confirm_club_hands_from_the_api(world):
     assert confirmed.status_code == 200, confirmed.content
     assert confirmed.json()["confirmed"] is True
     assert confirmed.json()["hands"][0]["confirmed_by"] == [other.pk]
+
+
+def _seated_user(game, seat: int, username: str):
+    from tests.factories import UserFactory
+
+    player = game.seats.get(seat=seat).player
+    player.user = UserFactory(username=username)
+    player.save()
+    return player
+
+
+def test_a_club_member_alone_cannot_confirm_paper_scores_or_a_finish_from_the_api(world):
+    """Issue 30.3: paper final scores and the finish a seated member (no club admin) enters
+    wait for another player at the table, as a hand does (issue 19); until then the game is
+    unconfirmed and not rated. The member cannot confirm them himself."""
+    game = world.club_game
+    member = client_for(world.club_member)
+    sheet = member.post(
+        f"/api/v1/games/{game.pk}/final-scores/",
+        {"version": game.version, "scores": [45000, 35000, 25000, 15000]},
+        format="json",
+    )
+    assert sheet.status_code == 200, sheet.content
+    assert sheet.json()["confirmed"] is False
+    assert sheet.json()["entry_confirmed"] is False
+    finished = member.post(
+        f"/api/v1/games/{game.pk}/finalize/", {"version": sheet.json()["version"]}, format="json"
+    )
+    assert finished.status_code == 200, finished.content
+    body = finished.json()
+    assert body["status"] == "finished" and body["confirmed"] is False
+    stored = Game.objects.get(pk=game.pk)
+    assert (stored.confirmed, stored.entry_confirmed) == (False, False)
+    assert stored.entered_by_id == world.club_member.pk
+    own = member.post(f"/api/v1/games/{game.pk}/confirm/", {"version": body["version"]})
+    assert own.status_code == 403 and "another player" in own.json()["message"]
+    other = _seated_user(game, 2, "seat-two")
+    confirmed = client_for(other.user).post(
+        f"/api/v1/games/{game.pk}/confirm/", {"version": body["version"]}, format="json"
+    )
+    assert confirmed.status_code == 200, confirmed.content
+    assert confirmed.json()["confirmed"] is True and confirmed.json()["entry_confirmed"] is True
+    assert confirmed.json()["confirmed_by"] == [other.pk]
+    again = client_for(other.user).post(
+        f"/api/v1/games/{game.pk}/confirm/", {"version": confirmed.json()["version"]}
+    )
+    assert again.status_code == 400 and again.json()["field"] == "game"
+
+
+def test_a_club_member_finishing_a_hand_game_alone_waits_for_the_table(world):
+    """Issue 30.3: the hands are confirmed by another player, then the member alone ends the
+    game on time: that finish waits too; a club admin's finish needs no confirmation."""
+    game = world.club_game
+    member = client_for(world.club_member)
+    other = _seated_user(game, 2, "seat-two")
+    version = game.version
+    for hand in non_dealer_rons(2):
+        entered = member.post(
+            f"/api/v1/games/{game.pk}/hands/", {"hand": hand, "version": version}, format="json"
+        )
+        assert entered.status_code == 201, entered.content
+        version = entered.json()["version"]
+    for number in range(2):
+        confirmed = client_for(other.user).post(
+            f"/api/v1/games/{game.pk}/hands/{number}/confirm/", {"version": version}
+        )
+        assert confirmed.status_code == 200, confirmed.content
+        version = confirmed.json()["version"]
+    assert confirmed.json()["confirmed"] is True
+    finished = member.post(
+        f"/api/v1/games/{game.pk}/finalize/", {"version": version, "end": "time"}, format="json"
+    )
+    assert finished.status_code == 200, finished.content
+    assert finished.json()["confirmed"] is False
+    reopened = client_for(world.club_admin).post(
+        f"/api/v1/games/{game.pk}/reopen/",
+        {"version": finished.json()["version"], "reason": "checking"},
+        format="json",
+    )
+    assert reopened.status_code == 200, reopened.content
+    by_admin = client_for(world.club_admin).post(
+        f"/api/v1/games/{game.pk}/finalize/",
+        {"version": reopened.json()["version"], "end": "time"},
+        format="json",
+    )
+    assert by_admin.status_code == 200, by_admin.content
+    assert by_admin.json()["confirmed"] is True and by_admin.json()["entry_confirmed"] is True

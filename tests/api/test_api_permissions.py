@@ -462,6 +462,13 @@ CASES = [
         body=lambda w: {"version": 0},
         setup=_hand,
     ),
+    Case(  # nor a game's sheet or finish (issue 30.3: club games only)
+        "confirm game",
+        "post",
+        lambda w: f"{G}/{w.game.pk}/confirm/",
+        (403, 403, 403, 403, 403, 403),
+        body=lambda w: {"version": 0},
+    ),
     Case(
         "delete last hand",
         "delete",
@@ -608,6 +615,7 @@ def test_every_route_is_in_the_matrix() -> None:
         "game-hands",
         "game-hand-detail",
         "game-hand-confirm",
+        "game-confirm",
         "game-preview",
         "game-finalize",
         "game-reopen",

@@ -109,3 +109,53 @@ def test_a_thirteen_player_club_night_seat_play_confirm_rate(django_capture_on_c
     assert RatingChange.objects.values("player").distinct().count() == 13
     ratings = Client().get(reverse("club:ratings", args=[club.slug])).content.decode()
     assert str(players[0]) in ratings
+
+
+def test_a_club_member_alone_cannot_rate_a_paper_game_through_the_pages(
+    django_capture_on_commit_callbacks,
+):
+    """Issue 30.3: a seated member (no club admin) enters the paper sheet and finishes the
+    game through the pages: the game waits, unrated, until another player at the table
+    confirms it there; the member is offered no confirm button on his own entry."""
+    club = ClubFactory(slug="cranes", ruleset="wdmc-2019")
+    players = [PlayerFactory(user=UserFactory()) for _ in range(4)]
+    for p in players:
+        MembershipFactory(club=club, player=p)
+    organiser = UserFactory()
+    MembershipFactory(club=club, player=PlayerFactory(user=organiser), role=Membership.Role.ADMIN)
+    night = ClubNight.objects.create(club=club, date="2026-03-05")
+    _login(organiser).post(
+        reverse("club:night", args=[club.slug, night.pk]), {"players": [p.pk for p in players]}
+    )
+    game = Game.objects.get(club_game__night=night)
+    seats = [s.player for s in game.seats.order_by("seat")]
+    east, south = _login(seats[0].user), _login(seats[1].user)
+    with django_capture_on_commit_callbacks(execute=True):
+        sheet = {"expected_version": str(game.version), "riichi_sticks_left": "0"}
+        for seat, score in enumerate([45000, 35000, 25000, 15000]):
+            sheet[f"score_{seat}"] = str(score)
+            sheet[f"chombo_{seat}"] = "0"
+        answer = east.post(reverse("scoring:paper_sheet", args=[game.pk]), sheet)
+        assert answer.status_code == 302, answer.content.decode()[-1500:]
+        game.refresh_from_db()
+        east.post(reverse("scoring:finalize", args=[game.pk]), {"expected_version": game.version})
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED and game.entry == Game.Entry.FINAL_SCORES
+    assert not game.confirmed and not game.entry_confirmed
+    assert not RatingChange.objects.filter(game=game).exists()
+    own = east.get(reverse("scoring:entry", args=[game.pk])).content.decode()
+    assert 'id="unconfirmed-entry"' in own and 'id="confirm-game"' not in own
+    refused = east.post(
+        reverse("scoring:confirm_game", args=[game.pk]), {"expected_version": game.version}
+    )
+    assert refused.status_code == 403
+    entry = south.get(reverse("scoring:entry", args=[game.pk])).content.decode()
+    assert 'id="confirm-game"' in entry and 'id="awaiting-confirmation"' in entry
+    with django_capture_on_commit_callbacks(execute=True):
+        south.post(
+            reverse("scoring:confirm_game", args=[game.pk]), {"expected_version": game.version}
+        )
+    game.refresh_from_db()
+    assert game.confirmed and game.entry_confirmed
+    assert game.confirmed_by == [seats[1].pk]
+    assert RatingChange.objects.filter(game=game).count() == 4
