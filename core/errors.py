@@ -2,6 +2,7 @@
 
 - ValidationFailed -> 400 {"field": .., "message": .., "errors": [..]}
 - ConflictError    -> 409 {"message": .., "current": <current state>}
+- StateConflict    -> 409 {"field": .., "message": .., "errors": [..], "fixes": [..]}
 - PermissionDenied -> 403
 - ServiceUnavailable -> 503 {"field": .., "message": .., "errors": []}
 """
@@ -41,6 +42,26 @@ class ValidationFailed(ServiceError):
 
     def as_dict(self) -> dict[str, Any]:
         return {"field": self.field, "message": self.message, "errors": self.errors}
+
+
+class StateConflict(ValidationFailed):
+    """Valid input that the current state refuses until something else is done first (409 on
+    the API, with the ways out in `fixes`): e.g. a session that cannot start while a dropped
+    player's seat has no substitute. A ValidationFailed, so forms show it as one."""
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        field: str | None = None,
+        errors: list[dict[str, Any]] | None = None,
+        fixes: list[dict[str, Any]] | None = None,
+    ) -> None:
+        super().__init__(message, field=field, errors=errors)
+        self.fixes: list[dict[str, Any]] = list(fixes or [])
+
+    def as_dict(self) -> dict[str, Any]:
+        return {**super().as_dict(), "fixes": self.fixes}
 
 
 class ConflictError(ServiceError):

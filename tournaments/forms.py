@@ -6,6 +6,7 @@ import json
 from typing import Any
 
 from django import forms
+from django.db.models import Case, Value, When
 from django.utils.translation import gettext_lazy as _
 
 from core import limits
@@ -13,7 +14,8 @@ from core.errors import ValidationFailed
 from core.limits import upload_problem
 from core.models import Player
 from scoring.engine import PRESETS, RulesError, load_ruleset
-from tournaments.models import Penalty, Registration, SeatingPlan, Tournament
+from tournaments.models import Penalty, Registration, SeatingPlan, Session, Tournament
+from tournaments.selectors import substitute_candidates
 from tournaments.standings.labels import TIE_BREAK_LABELS
 from tournaments.standings.ranking import DEFAULT_TIE_BREAKS, TIE_BREAKS
 
@@ -357,11 +359,32 @@ class SubstituteForm(forms.Form):
     )
     reason = forms.CharField(max_length=500, label=_("Reason"))
 
-    def __init__(self, *args: Any, tournament: Tournament, **kwargs: Any) -> None:
+    def __init__(
+        self, *args: Any, tournament: Tournament, session: Session | None = None, **kwargs: Any
+    ) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["substitute"].queryset = Player.objects.filter(  # type: ignore[attr-defined]
-            registrations__tournament=tournament, registrations__is_substitute=True
-        )
+        # Issue 31: reserves first; nobody seated in the session, dropped or disqualified.
+        if session is not None:
+            choices = substitute_candidates(session)
+        else:
+            choices = (
+                Player.objects.filter(
+                    registrations__tournament=tournament,
+                    registrations__role__in=[
+                        Registration.Role.RESERVE,
+                        Registration.Role.FILL_IN,
+                    ],
+                    registrations__dropped_at__isnull=True,
+                )
+                .annotate(
+                    reserve_first=Case(
+                        When(registrations__role=Registration.Role.RESERVE, then=Value(0)),
+                        default=Value(1),
+                    )
+                )
+                .order_by("reserve_first", "last_name", "first_name")
+            )
+        self.fields["substitute"].queryset = choices  # type: ignore[attr-defined]
 
 
 class GameRecordImportForm(forms.Form):

@@ -75,13 +75,34 @@ class StaffRole(models.Model):
         return f"{self.user} ({self.get_role_display()}) at {self.tournament}"
 
 
+def _role_from_flag(kwargs: dict[str, Any]) -> None:
+    """Before roles (issue 31) a flag said fill-in: is_substitute=True still registers one."""
+    if "is_substitute" in kwargs:
+        flag = kwargs.pop("is_substitute")
+        kwargs.setdefault("role", Registration.Role.FILL_IN if flag else Registration.Role.PLAYER)
+
+
 class Registration(models.Model):
+    class Role(models.TextChoices):
+        # Ranked; seated by plans.
+        PLAYER = "player", _("Player")
+        # Plays every session to complete the tables, never ranked (issue 17.3's substitute).
+        FILL_IN = "fill-in", _("Fill-in")
+        # On standby: never seated by a plan, only in place of a player (EMA 2025 7.3).
+        RESERVE = "reserve", _("Reserve")
+
     tournament = models.ForeignKey(
         Tournament, on_delete=models.CASCADE, related_name="registrations"
     )
     player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="registrations")
     club_name = models.CharField(max_length=200, blank=True)
-    is_substitute = models.BooleanField(default=False)
+    role = models.CharField(max_length=10, choices=Role.choices, default=Role.PLAYER)
+    # Read-only, kept by the database: the flag of before roles (API, exports, filters).
+    is_substitute = models.GeneratedField(
+        expression=models.Q(role="fill-in"),
+        output_field=models.BooleanField(),
+        db_persist=True,
+    )
     dropped_at = models.DateTimeField(null=True, blank=True)
     drop_reason = models.TextField(blank=True)
     # EMA 2025 6.12: "A player caught cheating will be immediately disqualified"; "Further
@@ -99,8 +120,27 @@ class Registration(models.Model):
             )
         ]
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        _role_from_flag(kwargs)
+        super().__init__(*args, **kwargs)
+        if "role" in self.__dict__ and "is_substitute" not in self.__dict__:
+            self.is_substitute = self.role == self.Role.FILL_IN  # what the database will say
+
     def __str__(self) -> str:
         return f"{self.player} in {self.tournament}"
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        super().save(*args, **kwargs)
+        self.is_substitute = self.role == self.Role.FILL_IN  # an UPDATE does not read it back
+
+    @property
+    def ranked(self) -> bool:
+        return self.role == self.Role.PLAYER and self.disqualified_at is None
+
+    @property
+    def planned(self) -> bool:
+        """Seated by plans: players and fill-ins still in the tournament (not reserves)."""
+        return self.role != self.Role.RESERVE and self.dropped_at is None
 
 
 class Session(models.Model):
@@ -117,6 +157,8 @@ class Session(models.Model):
     starts_at = models.DateTimeField(null=True, blank=True)
     duration_minutes = models.PositiveSmallIntegerField(default=90)
     started_at = models.DateTimeField(null=True, blank=True)
+    # When its tables were last seated: a player registered later has no seat (issue 31).
+    seated_at = models.DateTimeField(null=True, blank=True)
     # The clock (tournaments.clock): set while the organiser has paused it; the seconds of
     # earlier pauses add to the session's end.
     paused_at = models.DateTimeField(null=True, blank=True)
@@ -206,6 +248,9 @@ class SeatingPlan(models.Model):
     # rounds -> tables -> registration ids in seat order E, S, W, N
     plan = models.JSONField(null=True, blank=True)
     quality = models.JSONField(null=True, blank=True)
+    # What the plan was made from (issue 31): how many players and fill-ins it seats, the
+    # reserves it leaves out, and for Swiss the standings it used and each player's rank then.
+    basis = models.JSONField(default=dict, blank=True)
     error = models.TextField(blank=True)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
@@ -266,7 +311,9 @@ class StandingRow(models.Model):
     average_placement = models.FloatField(null=True)
     per_session = models.JSONField(default=list)
     tie_break_values = models.JSONField(default=list)
+    # Not ranked as a substitute: a fill-in or a reserve (role says which; issue 31).
     is_substitute = models.BooleanField(default=False)
+    role = models.CharField(max_length=10, default="player", db_default="player")
     dropped = models.BooleanField(default=False)
     disqualified = models.BooleanField(default=False)  # EMA 2025 6.12: shown, not ranked
     computed_at = models.DateTimeField(auto_now=True)
@@ -279,6 +326,27 @@ class StandingRow(models.Model):
 
     def __str__(self) -> str:
         return f"{self.tournament}: {self.rank or '-'}. {self.player} {self.total}"
+
+    @property
+    def substituted(self) -> bool:
+        """A substitute played one of the player's seats (EMA 2025 7.3: -15,000 and -15,000
+        uma for that session)."""
+        return any(e.get("substituted") for e in self.per_session or [])
+
+    @property
+    def marks(self) -> list[str]:
+        """The marks every standings view shows (issue 31), in this order: disqualified or
+        dropped, substituted, fill-in or reserve."""
+        out = []
+        if self.disqualified:
+            out.append("disqualified")
+        elif self.dropped:
+            out.append("dropped")
+        if self.substituted:
+            out.append("substituted")
+        if self.is_substitute:
+            out.append("reserve" if self.role == "reserve" else "fill-in")
+        return out
 
     @property
     def all_penalties(self) -> int:

@@ -8,6 +8,7 @@ from typing import Any
 from django.template.loader import render_to_string
 
 from tournaments.models import Seat, Session, StandingRow, Tournament
+from tournaments.selectors import session_roster
 
 
 def render_document(template: str, context: dict[str, Any]) -> Any:
@@ -22,10 +23,9 @@ def render_pdf(template: str, context: dict[str, Any]) -> bytes:
 
 
 def _tables(session: Session) -> list[dict[str, Any]]:
-    return [
-        {"table": table, "seats": list(table.seats.select_related("player"))}
-        for table in session.tables.all()
-    ]
+    """The session roster's tables (issue 31): a substitute's name in the seat they play,
+    with whom they replace; a dropped player's seat marked as one to fill."""
+    return [{"table": t, "seats": t.seats} for t in session_roster(session).tables]
 
 
 def table_cards_pdf(session: Session) -> bytes:

@@ -12,10 +12,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db.models import Q, QuerySet
+from django.db.models import Case, Q, QuerySet, Value, When
 
 from core import names
 from core.errors import ValidationFailed
+from core.models import Player
 from core.roles import is_site_admin
 from scoring.engine import load_ruleset
 from scoring.models import Game
@@ -23,12 +24,15 @@ from tournaments import roles
 from tournaments.models import (
     Penalty,
     Registration,
+    Seat,
     SeatingPlan,
     Session,
     StaffRole,
     StandingRow,
+    Table,
     Tournament,
 )
+from tournaments.roster import Person, RosterSeat, RosterTable, SessionRoster
 from tournaments.seating import SeatingError, quality
 
 HIDDEN = (Tournament.Status.DRAFT,)
@@ -158,10 +162,12 @@ def results_ready(tournament: Tournament, sessions: list[Session]) -> bool:
 
 
 def registration_numbers(tournament: Tournament) -> dict[int, int]:
-    """Registration id -> the player's number in seating plans (1-based, active players in
-    registration order, as `active_registrations` lists them)."""
+    """Registration id -> the player's number in seating plans (1-based, players and fill-ins
+    still in the tournament in registration order, as `planned_registrations` lists them;
+    reserves have none: plans never seat them, issue 31)."""
     ids = (
         Registration.objects.filter(tournament=tournament, dropped_at__isnull=True)
+        .exclude(role=Registration.Role.RESERVE)
         .order_by("id")
         .values_list("id", flat=True)
     )
@@ -289,3 +295,151 @@ def plan_tables(plan: SeatingPlan, ranked: str) -> list[list[list[str]]]:
     return [
         [[names_.get(rid, f"#{rid}") for rid in table] for table in round_] for round_ in plan.plan
     ]
+# ---------------------------------------------------------------- the session roster
+
+
+def _person(
+    player_id: int,
+    players: dict[int, tuple[str, str | None]],
+    registrations: dict[int, dict[str, Any]],
+) -> Person:
+    name, ema = players.get(player_id, ("?", None))
+    reg = registrations.get(player_id)
+    if reg is None:  # played without a registration (an old record): a substitute's role
+        return Person(player_id, name, ema, Registration.Role.RESERVE)
+    return Person(
+        player_id,
+        name,
+        ema,
+        reg["role"],
+        dropped=reg["dropped_at"] is not None,
+        disqualified=reg["disqualified_at"] is not None,
+        registration_id=reg["id"],
+    )
+
+
+def session_roster(session: Session) -> SessionRoster:
+    """Who sits where in the session now (tournaments.roster, issue 31): per table and seat the
+    registered player, the substitute from the start or from hand n and whom they replace
+    (EMA 2025 7.3), dropped and disqualified players' seats flagged; and the late arrivals
+    without a seat. Five queries however many tables; every reader of seats goes through it."""
+    # The session's state as stored now (a caller may hold a copy from before a service ran).
+    status, seated_at = (
+        Session.objects.filter(pk=session.pk).values_list("status", "seated_at").get()
+    )
+    tables = list(
+        Table.objects.filter(session_id=session.pk)
+        .order_by("number")
+        .values_list("id", "number", "game_id")
+    )
+    seats = list(
+        Seat.objects.filter(table__session_id=session.pk)
+        .order_by("table__number", "wind")
+        .values_list("table_id", "wind", "player_id")
+    )
+    game_ids = [g for _, _, g in tables if g is not None]
+    substitutes: dict[int, list[dict[str, Any]]] = {
+        gid: list(subs or [])
+        for gid, subs in Game.objects.filter(pk__in=game_ids)
+        .exclude(substitutes=[])
+        .values_list("id", "substitutes")
+    }
+    registrations = {
+        row["player_id"]: row
+        for row in Registration.objects.filter(tournament_id=session.tournament_id).values(
+            "id",
+            "player_id",
+            "role",
+            "dropped_at",
+            "disqualified_at",
+            "created_at",
+            "player__first_name",
+            "player__last_name",
+            "player__ema_number",
+        )
+    }
+    players = {
+        pid: (
+            f"{r['player__first_name']} {r['player__last_name']}".strip(),
+            r["player__ema_number"],
+        )
+        for pid, r in registrations.items()
+    }
+    # Someone seated or substituting without a registration (imported records): one query.
+    involved = {pid for _, _, pid in seats} | {
+        int(s.get("player_id")) for subs in substitutes.values() for s in subs if s.get("player_id")
+    }
+    missing = involved - set(players)
+    if missing:
+        for p in Player.objects.filter(pk__in=missing):
+            players[p.pk] = (str(p), p.ema_number)
+    started = status in (Session.Status.RUNNING, Session.Status.CLOSED)
+    by_table: dict[int, list[tuple[int, int]]] = {}
+    for table_id, wind, player_id in seats:
+        by_table.setdefault(table_id, []).append((wind, player_id))
+    out_tables = []
+    seated: set[int] = set()
+    for table_id, number, game_id in tables:
+        subs = {int(s.get("seat", -1)): s for s in substitutes.get(game_id or 0, [])}
+        row = []
+        for wind, player_id in by_table.get(table_id, []):
+            registered = _person(player_id, players, registrations)
+            sub = subs.get(wind)
+            sitter = registered
+            if sub is not None and sub.get("player_id") is not None:
+                sitter = _person(int(sub["player_id"]), players, registrations)
+            seated |= {registered.id, sitter.id}
+            row.append(
+                RosterSeat(
+                    table=number,
+                    table_id=table_id,
+                    wind=wind,
+                    registered=registered,
+                    player=sitter,
+                    substitute_from=str(sub.get("from") or "start") if sub is not None else None,
+                    from_hand=sub.get("from_hand") if sub is not None else None,
+                    started=started,
+                )
+            )
+        out_tables.append(RosterTable(number, table_id, game_id, row))
+    unseated = []
+    if status == Session.Status.SEATED and seated_at is not None:
+        for pid, reg in registrations.items():
+            if (
+                reg["role"] != Registration.Role.RESERVE
+                and reg["dropped_at"] is None
+                and reg["created_at"] > seated_at
+                and pid not in seated
+            ):
+                unseated.append(_person(pid, players, registrations))
+    return SessionRoster(session.pk, session.number, status, out_tables, unseated)
+
+
+def substitute_candidates(session: Session) -> QuerySet[Player]:
+    """Whom the substitute picker offers for a seat of `session` (issue 31): reserves first,
+    then fill-ins and players not seated in that session (as planned or as a substitute);
+    never someone dropped or disqualified."""
+    roster = session_roster(session)
+    taken = {s.player.id for s in roster.seats()} | {s.registered.id for s in roster.seats()}
+    order = Case(
+        When(registrations__role=Registration.Role.RESERVE, then=Value(0)),
+        When(registrations__role=Registration.Role.FILL_IN, then=Value(1)),
+        default=Value(2),
+    )
+    return (
+        Player.objects.filter(
+            registrations__tournament_id=session.tournament_id,
+            registrations__dropped_at__isnull=True,
+            registrations__disqualified_at__isnull=True,
+        )
+        .exclude(pk__in=taken)
+        .annotate(picker_order=order)
+        .order_by("picker_order", "last_name", "first_name")
+    )
+
+
+def planned_registrations(tournament: Tournament | int) -> list[Registration]:
+    """Whom plans seat (random, Swiss, uploaded): players and fill-ins still in the
+    tournament, in a stable order (plans index into this list); reserves are never planned
+    (issue 31)."""
+    return [r for r in active_registrations(tournament) if r.role != Registration.Role.RESERVE]

@@ -5,6 +5,7 @@ Service errors (core.errors) become:
 - ValidationFailed -> 400 {"field", "message", "errors": [...]}
 - PermissionDenied -> 403 {"field", "message"}
 - ConflictError    -> 409 {"message", "current": <the current state>, "current_version"}
+- StateConflict    -> 409 {"field", "message", "errors", "fixes"} (valid, refused for now)
 - ServiceUnavailable -> 503 {"field", "message", "errors": []} (the broker is down; retry)
 
 DRF's own validation errors stay 400 with the field names as keys. Input errors of lower-level
@@ -30,6 +31,7 @@ from core.errors import (
     PermissionDenied,
     ServiceError,
     ServiceUnavailable,
+    StateConflict,
     ValidationFailed,
 )
 
@@ -137,7 +139,12 @@ class ServiceErrorsMixin:
             return Response(exc.as_dict(), status=status.HTTP_403_FORBIDDEN)
         if isinstance(exc, ValidationFailed):
             body = {**exc.as_dict(), "field": _api_field(exc.field)}
-            return Response(body, status=status.HTTP_400_BAD_REQUEST)
+            code = (
+                status.HTTP_409_CONFLICT
+                if isinstance(exc, StateConflict)  # valid, but the state refuses it for now
+                else status.HTTP_400_BAD_REQUEST
+            )
+            return Response(body, status=code)
         if isinstance(exc, ServiceError):
             body = {"field": exc.field, "message": exc.message, "errors": []}
             unavailable = isinstance(exc, ServiceUnavailable)  # the broker is down: retry

@@ -146,7 +146,9 @@ def test_substitute_from_start(tournament, referee, game):
     assert game_record(game)["substitutes"] == [
         {"seat": 2, "from": "start", "replaces": player_label(absent_player)}
     ]
-    assert Registration.objects.get(tournament=tournament, player=sub).is_substitute
+    # Issue 31: someone brought in on the day is registered as a reserve (never seated by a
+    # plan, never ranked); before roles this was the substitute flag, which now means fill-in.
+    assert Registration.objects.get(tournament=tournament, player=sub).role == "reserve"
     for v, hand in enumerate(non_dealer_rons(8), start=game.version):
         game = add_hand(actor=referee, game=game, hand=hand, expected_version=v)
     game = finalize_game(actor=referee, game=game, expected_version=game.version)

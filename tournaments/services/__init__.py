@@ -10,7 +10,13 @@ from .registration import (
     update_registration,
     withdraw_registration,
 )
-from .seating import apply_seating_plan, request_seating_plan, swap_seats, upload_seating_plan
+from .seating import (
+    apply_seating_plan,
+    request_seating_plan,
+    reseat_from_session,
+    swap_seats,
+    upload_seating_plan,
+)
 from .sessions import (
     close_session,
     create_sessions,
@@ -49,6 +55,7 @@ __all__ = [
     "remove_staff",
     "reopen_session",
     "request_seating_plan",
+    "reseat_from_session",
     "resume_session",
     "seat_session",
     "set_session_length",

@@ -2,7 +2,9 @@
 
 Header (case-insensitive, any order; `;` or `,` separated): either `name` ("First Last" or
 "Last, First"; surname particles stay with the surname: "Jan de Vries" is Jan / de Vries) or
-`first_name` and `last_name`; optional `ema_number`, `country`, `club`, `substitute` (yes/no).
+`first_name` and `last_name`; optional `ema_number`, `country`, `club`, `role` (`player`,
+`fill-in` or `reserve`, issue 31; empty is `player`) and `substitute` (yes/no: the column of
+before roles, yes meaning `fill-in`, read when a row gives no role).
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from ._common import require_organiser
 from .registration import (
     CLUB_NAME_MAX,
     check_open_for_registration,
+    clean_role,
     find_or_create_player,
     registration_snapshot,
 )
@@ -48,6 +51,7 @@ ALIASES = {
     "club": "club",
     "club_name": "club",
     "substitute": "substitute",
+    "role": "role",
 }
 TRUE = {"1", "yes", "y", "true", "x"}
 MAX_ROWS = 2000
@@ -166,6 +170,11 @@ def import_registrations_csv(*, actor: Any, tournament: Tournament, text: str) -
             last = clean_name(last, field=name_field or "last_name")
             ema = clean_ema_number(rec.get("ema_number"))
             country = clean_country(rec.get("country"))
+            if (rec.get("role") or "").strip():
+                role = clean_role(rec["role"])
+            else:
+                substitute = (rec.get("substitute") or "").lower() in TRUE
+                role = Registration.Role.FILL_IN if substitute else Registration.Role.PLAYER
             club = rec.get("club", "")
             if len(club) > CLUB_NAME_MAX:
                 raise ValidationFailed(f"At most {CLUB_NAME_MAX} characters.", field="club")
@@ -186,7 +195,7 @@ def import_registrations_csv(*, actor: Any, tournament: Tournament, text: str) -
                 "ema_number": ema,
                 "country": country,
                 "club": club,
-                "substitute": rec.get("substitute", "").lower() in TRUE,
+                "role": role,
             }
         )
     if errors:
@@ -254,7 +263,7 @@ def import_registrations_csv(*, actor: Any, tournament: Tournament, text: str) -
             tournament=tournament,
             player=player,
             club_name=item["club"],
-            is_substitute=item["substitute"],
+            role=item["role"],
         )
         by_player[player.pk] = registration
         by_name.setdefault(key, []).append(registration)

@@ -30,7 +30,7 @@ def registration_snapshot(r: Registration) -> dict[str, Any]:
         "ema_number": r.player.ema_number,
         "country": r.player.country,
         "club_name": r.club_name,
-        "is_substitute": r.is_substitute,
+        "role": r.role,
         "dropped_at": r.dropped_at,
         "drop_reason": r.drop_reason,
         "disqualified_at": r.disqualified_at,
@@ -55,6 +55,17 @@ def find_or_create_player(
     return player, True
 
 
+ROLES = tuple(Registration.Role.values)
+
+
+def clean_role(value: Any, *, field: str = "role") -> str:
+    """`player`, `fill-in` or `reserve` (issue 31), else the field's error."""
+    role = str(value or "").strip().lower() if isinstance(value, str) else value
+    if role not in ROLES:
+        raise ValidationFailed(f"role is one of {', '.join(ROLES)}.", field=field)
+    return str(role)
+
+
 def check_open_for_registration(tournament: Tournament) -> None:
     if tournament.status in (Tournament.Status.FINISHED, Tournament.Status.PUBLISHED):
         raise ValidationFailed("The tournament is over: no more registrations.", field="status")
@@ -70,12 +81,18 @@ def register_player(
     ema_number: str | None = None,
     country: str = "",
     club_name: str = "",
+    role: str | None = None,
     is_substitute: bool = False,
     player: Player | None = None,
 ) -> Registration:
-    """Register a player: an existing `player`, the one holding `ema_number`, or a new one."""
+    """Register a player: an existing `player`, the one holding `ema_number`, or a new one.
+
+    `role` (issue 31): "player" (ranked), "fill-in" (plays every session to complete the
+    tables, never ranked) or "reserve" (on standby: seated only in place of a player, EMA 2025
+    7.3). `is_substitute=True` without a role is the fill-in of before roles."""
     require_organiser(actor, tournament)
     check_open_for_registration(tournament)
+    role = clean_role(role if role is not None else ("fill-in" if is_substitute else "player"))
     club_name = " ".join(str(club_name or "").split())
     if len(club_name) > CLUB_NAME_MAX:
         raise ValidationFailed(f"At most {CLUB_NAME_MAX} characters.", field="club_name")
@@ -89,7 +106,7 @@ def register_player(
     if Registration.objects.filter(tournament=tournament, player=player).exists():
         raise ValidationFailed(f"{player} is already registered.", field="ema_number")
     registration = Registration.objects.create(
-        tournament=tournament, player=player, club_name=club_name, is_substitute=is_substitute
+        tournament=tournament, player=player, club_name=club_name, role=role
     )
     record_audit(
         actor=actor,
@@ -279,10 +296,11 @@ REGISTRATION_FIELDS = ("first_name", "last_name", "ema_number", "country", "club
 @transaction.atomic
 def update_registration(*, actor: Any, registration: Registration, **changes: Any) -> Registration:
     """Correct a registration: the player's name, EMA number and country, the club shown, and
-    whether the player is a substitute. Unchanged values are left alone; all or nothing."""
+    the role (issue 31; `is_substitute` true or false is the fill-in or player role of before
+    roles). Unchanged values are left alone; all or nothing."""
 
     require_organiser(actor, registration.tournament_id)
-    unknown = sorted(set(changes) - {*REGISTRATION_FIELDS, "is_substitute"})
+    unknown = sorted(set(changes) - {*REGISTRATION_FIELDS, "role", "is_substitute"})
     if unknown:
         raise ValidationFailed(f"{unknown[0]} cannot be changed here.", field=unknown[0])
     registration = (
@@ -306,13 +324,18 @@ def update_registration(*, actor: Any, registration: Registration, **changes: An
         if len(club_name) > CLUB_NAME_MAX:
             raise ValidationFailed(f"At most {CLUB_NAME_MAX} characters.", field="club_name")
         registration.club_name = club_name
-    if "is_substitute" in changes:
-        registration.is_substitute = bool(changes["is_substitute"])
+    if "role" in changes:
+        registration.role = clean_role(changes["role"])
+    elif "is_substitute" in changes:
+        flag = bool(changes["is_substitute"])
+        if flag or registration.role == Registration.Role.FILL_IN:
+            # A reserve stays one when a form of before roles says "not a fill-in".
+            registration.role = Registration.Role.FILL_IN if flag else Registration.Role.PLAYER
     after = registration_snapshot(registration)
     if after == before:
         return registration  # nothing changed: nothing to save or audit
     player.save(update_fields=["first_name", "last_name", "ema_number", "country"])
-    registration.save(update_fields=["club_name", "is_substitute"])
+    registration.save(update_fields=["club_name", "role"])
     record_audit(
         actor=actor,
         action="registration.update",

@@ -16,9 +16,10 @@ from core.models import Player
 from scoring.models import Game, GameSeat, Hand
 from tournaments.models import Registration, Seat, SeatingPlan, Session, Tournament
 from tournaments.seating import SeatingError, parse_plan_csv, quality
-from tournaments.selectors import active_registrations, table_size
+from tournaments.selectors import planned_registrations, table_size
 
 from ._common import require_organiser, require_task_queue, user_or_none
+from .seating_build import check_field, field_counts
 from .sessions import _check_seatable, check_tables, replace_tables, session_snapshot
 from .tasks import generate_seating_plan
 
@@ -124,13 +125,47 @@ def _not_queued(plan_id: int) -> None:
 
 
 @transaction.atomic
+def reseat_from_session(*, actor: Any, session: Session, seed: int = 0) -> SeatingPlan:
+    """Re-seat a session not yet started and the ones after it (issue 31: a dropped player's
+    seat, a late arrival): a plan from that session, the earlier sessions kept as history so
+    it avoids their pairs where it can. Swiss when the tournament's last plan was Swiss (that
+    session from the standings), else random for the remaining sessions. The plan is built by
+    the worker as any other (request_seating_plan) and applied by the organiser."""
+    require_organiser(actor, session.tournament_id)
+    session = Session.objects.select_for_update().select_related("tournament").get(pk=session.pk)
+    if session.status not in (Session.Status.PLANNED, Session.Status.SEATED):
+        raise ValidationFailed(
+            f"Session {session.number} has started: it can no longer be re-seated.",
+            field="session",
+        )
+    tournament = session.tournament
+    last = (
+        SeatingPlan.objects.filter(tournament=tournament)
+        .exclude(mode=SeatingPlan.Mode.UPLOADED)
+        .order_by("-pk")
+        .values_list("mode", flat=True)
+        .first()
+    )
+    mode = SeatingPlan.Mode.SWISS if last == SeatingPlan.Mode.SWISS else SeatingPlan.Mode.RANDOM
+    options: dict[str, Any] = {"from_session": session.number}
+    if mode == SeatingPlan.Mode.RANDOM:
+        options["rounds"] = max(tournament.sessions_planned - session.number + 1, 1)
+    return request_seating_plan(
+        actor=actor, tournament=tournament, mode=mode, seed=seed, options=options
+    )
+
+
+@transaction.atomic
 def upload_seating_plan(*, actor: Any, tournament: Tournament, text: str) -> SeatingPlan:
     """A plan from CSV (tournaments.seating.parse_plan_csv): player numbers are 1-based
-    positions in the active registration list."""
+    positions in the list of players and fill-ins still in the tournament (reserves are never
+    planned, issue 31: tournaments.selectors.planned_registrations)."""
 
     require_organiser(actor, tournament)
-    registrations = active_registrations(tournament)
+    registrations = planned_registrations(tournament)
+    counts = field_counts(tournament.pk)
     try:
+        check_field(counts, table_size(tournament))
         indices = parse_plan_csv(
             text, players=len(registrations), table_size=table_size(tournament)
         )
@@ -143,6 +178,7 @@ def upload_seating_plan(*, actor: Any, tournament: Tournament, text: str) -> Sea
         progress=1.0,
         plan=[[[registrations[i].pk for i in t] for t in r] for r in indices],
         quality=quality(indices).to_dict(),
+        basis={"field": counts},
         options={
             "from_session": tournament.sessions.filter(status=Session.Status.CLOSED).count() + 1
         },

@@ -16,8 +16,8 @@ from collections.abc import Callable
 from typing import Any
 
 from tournaments import seating
-from tournaments.models import Registration, Seat, SeatingPlan, StandingRow
-from tournaments.selectors import active_registrations, table_size
+from tournaments.models import Registration, Seat, SeatingPlan, Session, StandingRow
+from tournaments.selectors import active_registrations, planned_registrations, table_size
 
 SUBSTITUTE = "\x00substitute"  # a group label no club or country can have
 
@@ -50,11 +50,79 @@ def _groups(registrations: list[Registration], separate_by: str | None) -> dict[
             label = r.club_name or None
         elif separate_by == "country":
             label = r.player.country or None
-        if r.is_substitute:
-            label = SUBSTITUTE  # substitutes never share a table (issue 17.3)
+        if r.role == Registration.Role.FILL_IN:
+            label = SUBSTITUTE  # fill-ins never share a table (issue 17.3)
         if label:
             labels[r.pk] = label
     return labels
+
+
+def _plural(n: int, one: str, many: str) -> str:
+    return f"{n} {one if n == 1 else many}"
+
+
+def field_counts(tournament_id: int) -> dict[str, int]:
+    """Whom a plan seats (players and fill-ins) and whom it leaves out (reserves), issue 31."""
+    active = active_registrations(tournament_id)
+    return {
+        "players": sum(r.role == Registration.Role.PLAYER for r in active),
+        "fill_ins": sum(r.role == Registration.Role.FILL_IN for r in active),
+        "reserves": sum(r.role == Registration.Role.RESERVE for r in active),
+    }
+
+
+def field_text(counts: dict[str, int]) -> str:
+    """ "14 players and 2 fill-ins (2 reserves on standby, not seated by plans)"."""
+    text = (
+        f"{_plural(counts['players'], 'player', 'players')} and "
+        f"{_plural(counts['fill_ins'], 'fill-in', 'fill-ins')}"
+    )
+    if counts.get("reserves"):
+        text += (
+            f" ({_plural(counts['reserves'], 'reserve', 'reserves')} on standby, not seated "
+            "by plans)"
+        )
+    return text
+
+
+def check_field(counts: dict[str, int], size: int) -> None:
+    """Plans seat players and fill-ins only; a count tables cannot hold is refused saying how
+    many of each there are (SeatingError, as tournaments.seating raises it)."""
+    seated = counts["players"] + counts["fill_ins"]
+    if seated < size:
+        raise seating.SeatingError(
+            f"{field_text(counts)} cannot fill a table: at least {size} are needed"
+        )
+    add = -seated % size
+    if add:
+        remove = size - add
+        raise seating.SeatingError(
+            f"{field_text(counts)} ({seated}) cannot be seated at tables of {size}: add "
+            f"{_plural(add, 'fill-in', 'fill-ins')} (substitutes who play every session; to "
+            f"{seated + add}) or remove {remove} players or fill-ins (to {seated - remove})"
+        )
+
+
+def swiss_standings(tournament_id: int) -> dict[str, Any]:
+    """The standings a Swiss session is seated from (issue 31): those of the closed sessions.
+    Games of a session still open are taken out of the totals; which sessions were counted
+    and which were not is kept with the plan, with each ranked player's rank then."""
+    sessions = dict(
+        Session.objects.filter(tournament_id=tournament_id).values_list("number", "status")
+    )
+    closed = sorted(n for n, status in sessions.items() if status == Session.Status.CLOSED)
+    open_ = sorted(n for n, status in sessions.items() if status in (Session.Status.RUNNING,))
+    points: dict[int, float] = {}
+    for player_id, total, per_session in StandingRow.objects.filter(
+        tournament_id=tournament_id
+    ).values_list("player_id", "total", "per_session"):
+        not_closed = sum(
+            int(e.get("result") or 0)
+            for e in per_session or []
+            if e.get("session") not in closed and not e.get("as_substitute")
+        )
+        points[player_id] = float(total - not_closed)
+    return {"closed_sessions": closed, "open_sessions": open_, "points": points}
 
 
 def build_plan_rounds(
@@ -63,18 +131,16 @@ def build_plan_rounds(
     """The plan's rounds as registration ids and the quality of the whole tournament with
     them. Raises tournaments.seating.SeatingError for a field tables cannot hold."""
     tournament = plan.tournament
-    registrations = active_registrations(tournament.pk)
+    # Plans seat players and fill-ins; reserves only ever sit in place of someone (issue 31).
+    registrations = planned_registrations(tournament.pk)
     options = plan.options or {}
     size = table_size(tournament)
+    check_field(field_counts(tournament.pk), size)
     history = _history(tournament.pk, options.get("from_session", 1))
     players = [r.pk for r in registrations]
     groups = _groups(registrations, options.get("separate_by"))
     if plan.mode == SeatingPlan.Mode.SWISS:
-        total = dict(
-            StandingRow.objects.filter(tournament_id=tournament.pk).values_list(
-                "player_id", "total"
-            )
-        )
+        total = swiss_standings(tournament.pk)["points"]
         points = {r.pk: float(total.get(r.player_id, 0)) for r in registrations}
         tables = seating.swiss_session(
             players=players,
@@ -136,6 +202,43 @@ def build_plan_rounds(
     return as_ids, report.to_dict()
 
 
+def plan_basis(plan: SeatingPlan) -> dict[str, Any]:
+    """What the plan was made from (SeatingPlan.basis, issue 31): how many players and
+    fill-ins it seats and the reserves it leaves out; for Swiss the standings it used (closed
+    sessions; open ones not counted) and each player's rank and points then."""
+    basis: dict[str, Any] = {"field": field_counts(plan.tournament_id)}
+    if plan.mode != SeatingPlan.Mode.SWISS:
+        return basis
+    used = swiss_standings(plan.tournament_id)
+    points = used["points"]
+    ranked = [
+        r
+        for r in planned_registrations(plan.tournament_id)
+        if r.role == Registration.Role.PLAYER and r.disqualified_at is None
+    ]
+    ranked.sort(key=lambda r: (-points.get(r.player_id, 0.0), r.pk))
+    ranks = []
+    for i, r in enumerate(ranked):
+        value = points.get(r.player_id, 0.0)
+        same = i and value == points.get(ranked[i - 1].player_id, 0.0)
+        rank = ranks[-1]["rank"] if same else i + 1
+        ranks.append(
+            {
+                "registration": r.pk,
+                "player": r.player_id,
+                "name": str(r.player),
+                "rank": rank,
+                "points": int(value),
+            }
+        )
+    basis["standings"] = {
+        "closed_sessions": used["closed_sessions"],
+        "open_sessions": used["open_sessions"],
+        "ranks": ranks,
+    }
+    return basis
+
+
 def build_requested_plan(*, plan_id: int) -> dict[str, Any]:
     """Build the requested plan with tournaments.seating, saving progress as it goes.
 
@@ -167,6 +270,10 @@ def build_requested_plan(*, plan_id: int) -> dict[str, Any]:
         )
         raise
     SeatingPlan.objects.filter(pk=plan_id).update(
-        status=SeatingPlan.Status.DONE, progress=1.0, plan=rounds, quality=quality
+        status=SeatingPlan.Status.DONE,
+        progress=1.0,
+        plan=rounds,
+        quality=quality,
+        basis=plan_basis(plan),
     )
     return {"status": SeatingPlan.Status.DONE}

@@ -9,13 +9,14 @@ from django.db import transaction
 from django.utils import timezone
 
 from core.audit import record_audit
-from core.errors import ValidationFailed
+from core.errors import StateConflict, ValidationFailed
 from core.limits import MAX_SESSIONS
 from core.models import Player
 from scoring.engine import load_ruleset
 from scoring.models import Game, Hand
 from scoring.services.games import create_game
 from tournaments.models import Registration, Seat, Session, Table, Tournament
+from tournaments.selectors import session_roster
 from tournaments.standings.tasks import enqueue_recompute
 
 from ._common import require_organiser
@@ -92,6 +93,9 @@ def replace_tables(
     tournament = session.tournament
     Game.objects.filter(table__session=session).delete()
     session.tables.all().delete()
+    # A player registered after this has no seat in it until it is seated again (issue 31).
+    session.seated_at = timezone.now()
+    session.save(update_fields=["seated_at"])
     created = []
     for number, players in enumerate(tables, start=1):
         table = Table.objects.create(session=session, number=number)
@@ -116,9 +120,12 @@ def check_tables(
     if not tables:
         raise ValidationFailed("Seat at least one table.", field=field)
     seen: set[int] = set()
-    active = dict(
-        Registration.objects.filter(tournament=tournament).values_list("player_id", "dropped_at")
-    )
+    active = {
+        pid: (dropped_at, role)
+        for pid, dropped_at, role in Registration.objects.filter(tournament=tournament).values_list(
+            "player_id", "dropped_at", "role"
+        )
+    }
     for i, table in enumerate(tables, start=1):
         if len(table) != seats:
             raise ValidationFailed(f"Table {i} has {len(table)} players, not {seats}.", field=field)
@@ -128,8 +135,14 @@ def check_tables(
             seen.add(player.pk)
             if player.pk not in active:
                 raise ValidationFailed(f"{player} is not registered.", field=field)
-            if active[player.pk] is not None:
+            if active[player.pk][0] is not None:
                 raise ValidationFailed(f"{player} was dropped from the tournament.", field=field)
+            if active[player.pk][1] == Registration.Role.RESERVE:
+                raise ValidationFailed(
+                    f"{player} is a reserve: a reserve sits only in place of a player "
+                    "(a substitute, EMA 2025 7.3).",
+                    field=field,
+                )
 
 
 @transaction.atomic
@@ -168,7 +181,7 @@ def start_session(*, actor: Any, session: Session) -> Session:
             else f"Session {session.number} is already {session.get_status_display().lower()}.",
             field="status",
         )
-    _refuse_disqualified_seats(session)
+    refuse_unfilled_seats(session)
     before = session_snapshot(session)
     session.status = Session.Status.RUNNING
     session.started_at = timezone.now()
@@ -188,26 +201,57 @@ def start_session(*, actor: Any, session: Session) -> Session:
     return session
 
 
-def _refuse_disqualified_seats(session: Session) -> None:
-    """EMA 2025 6.12/7.3: a disqualified player plays no more; a substitute takes the seat."""
-    for seat in (
-        Seat.objects.filter(
-            table__session=session, player__registrations__tournament_id=session.tournament_id
+def refuse_unfilled_seats(session: Session) -> None:
+    """A session cannot start while its roster has a flagged seat (a dropped or disqualified
+    player's, with no substitute: EMA 2025 6.12 and 7.3) or a late arrival without a seat
+    (issue 31). StateConflict (409) naming each table and seat, with the two ways out:
+    seat a reserve there (the substitutes action, EMA 2025 7.3 scoring) or re-seat the
+    session (a plan from this session, the earlier sessions kept as history)."""
+    roster = session_roster(session)
+    if not roster.blocked:
+        return
+    problems: list[str] = []
+    errors: list[dict[str, Any]] = []
+    fixes: list[dict[str, Any]] = []
+    for seat in roster.flagged:
+        why = (
+            "is disqualified (EMA 2025 6.12)"
+            if seat.registered.disqualified
+            else "was dropped from the tournament"
         )
-        .filter(player__registrations__disqualified_at__isnull=False)
-        .select_related("table", "player")
-    ):
-        game = Game.objects.filter(table__id=seat.table_id).only("substitutes").first()
-        if game is not None and any(
-            int(x.get("seat", -1)) == seat.wind for x in game.substitutes or []
-        ):
-            continue
-        raise ValidationFailed(
-            f"{seat.player} is disqualified (EMA 2025 6.12) and seated at table "
-            f"{seat.table.number}: seat a substitute there first (EMA 2025 7.3) or seat the "
-            "session again.",
-            field="tables",
+        where = f"table {seat.table} {seat.wind_name}"
+        problems.append(f"{where}: {seat.registered} {why}")
+        errors.append(
+            {
+                "field": "tables",
+                "table": seat.table,
+                "seat": seat.wind,
+                "wind": seat.wind_name,
+                "player": seat.registered.id,
+                "state": seat.state,
+                "message": f"{seat.registered} {why}: the seat has no substitute.",
+            }
         )
+        fixes.append({"fix": "substitute", "table": seat.table, "seat": seat.wind})
+    for person in roster.unseated:
+        problems.append(f"{person} was registered after the session was seated and has no seat")
+        errors.append(
+            {
+                "field": "tables",
+                "player": person.id,
+                "state": "unseated",
+                "message": f"{person} has no seat in session {session.number}.",
+            }
+        )
+    fixes.append({"fix": "reseat", "from_session": session.number})
+    raise StateConflict(
+        f"Session {session.number} cannot start: {'; '.join(problems)}. Seat a reserve there "
+        f"(a substitute, EMA 2025 7.3) or re-seat session {session.number} (the earlier "
+        "sessions stay as history).",
+        field="tables",
+        errors=errors,
+        fixes=fixes,
+    )
 
 
 @transaction.atomic

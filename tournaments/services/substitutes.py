@@ -23,6 +23,7 @@ from scoring.services._common import audit_scope, lock_game, require_open_sessio
 from scoring.services.games import game_snapshot, save_written_game
 from tournaments.models import Penalty, Registration, Session
 from tournaments.roles import table_of
+from tournaments.selectors import session_roster
 from tournaments.standings.tasks import enqueue_recompute
 
 from ._common import require_referee, user_or_none
@@ -95,23 +96,35 @@ def substitute_player(
         )
     registration = Registration.objects.filter(tournament=tournament, player=substitute).first()
     if registration is None:
+        # Someone brought in on the day: a reserve, seated only in place of a player and
+        # never by a plan (issue 31).
         registration = Registration.objects.create(
-            tournament=tournament, player=substitute, is_substitute=True
+            tournament=tournament, player=substitute, role=Registration.Role.RESERVE
         )
-    elif not registration.is_substitute and registration.dropped_at is None:
+    elif registration.disqualified_at is not None or registration.dropped_at is not None:
+        state = "disqualified" if registration.disqualified_at is not None else "dropped"
+        raise ValidationFailed(f"{substitute} was {state}: choose a reserve.", field="substitute")
+    elif registration.role == Registration.Role.PLAYER:
         raise ValidationFailed(
             f"{substitute} is a registered player, not a substitute.", field="substitute"
         )
+    # Issue 31: not someone who already sits at another table of this session.
+    elsewhere = session_roster(table.session).seat_of(substitute.pk)
+    if elsewhere is not None:
+        raise ValidationFailed(
+            f"{substitute} already plays at table {elsewhere.table} in this session.",
+            field="substitute",
+        )
     before = game_snapshot(game)
-    game.substitutes = [
-        *(game.substitutes or []),
-        {
-            "seat": seat,
-            "from": from_,
-            "player_id": substitute.pk,
-            "replaced_player_id": seats[seat],
-        },
-    ]
+    entry: dict[str, Any] = {
+        "seat": seat,
+        "from": from_,
+        "player_id": substitute.pk,
+        "replaced_player_id": seats[seat],
+    }
+    if from_ == "during":
+        entry["from_hand"] = game.hands.count() + 1  # the first hand the substitute plays
+    game.substitutes = [*(game.substitutes or []), entry]
     GameSeat.objects.filter(game=game, seat=seat).update(player=substitute)
     save_written_game(game, fields=["substitutes"])
     # EMA 2025 7.3: "a player who is late by more than 10 minutes is replaced with a

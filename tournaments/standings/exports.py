@@ -53,6 +53,9 @@ def standings_csv(tournament: Tournament) -> str:
             "Substitute",
             "Dropped",
             "Disqualified",
+            # Issue 31: the registration's role and whether a substitute played a seat.
+            "Role",
+            "Substituted",
         ]
     )
     for row in rows:
@@ -80,6 +83,8 @@ def standings_csv(tournament: Tournament) -> str:
                 "yes" if row.is_substitute else "no",
                 "yes" if row.dropped else "no",
                 "yes" if row.disqualified else "no",  # EMA 2025 6.12: shown, not ranked
+                row.role,
+                "yes" if row.substituted else "no",  # EMA 2025 7.3
             ]
         )
     return out.getvalue()

@@ -54,6 +54,7 @@ _ROW_FIELDS = [
     "per_session",
     "tie_break_values",
     "is_substitute",
+    "role",
     "dropped",
     "disqualified",
 ]
@@ -68,6 +69,7 @@ class _Player:
     is_substitute: bool
     dropped: bool
     disqualified: bool = False
+    role: str = "player"
 
     @property
     def ranked(self) -> bool:
@@ -96,13 +98,19 @@ class _FinishedGame:
 # --- loading -------------------------------------------------------------------------------
 
 
-def _registrations(tournament_id: int) -> dict[int, tuple[bool, bool, bool]]:
-    """player id -> (is_substitute, dropped, disqualified)."""
+def _registrations(tournament_id: int) -> dict[int, tuple[bool, bool, bool, str]]:
+    """player id -> (not ranked as a substitute, dropped, disqualified, role): fill-ins and
+    reserves are shown, not ranked (EMA 2025 7.3; issue 31's roles)."""
     return {
-        pid: (is_sub, dropped_at is not None, disqualified_at is not None)
-        for pid, is_sub, dropped_at, disqualified_at in Registration.objects.filter(
+        pid: (
+            role != Registration.Role.PLAYER,
+            dropped_at is not None,
+            disqualified_at is not None,
+            role,
+        )
+        for pid, role, dropped_at, disqualified_at in Registration.objects.filter(
             tournament_id=tournament_id
-        ).values_list("player_id", "is_substitute", "dropped_at", "disqualified_at")
+        ).values_list("player_id", "role", "dropped_at", "disqualified_at")
     }
 
 
@@ -218,6 +226,7 @@ def _row(tournament_id: int, player: _Player, agg: Aggregate, ranked: Ranked) ->
         per_session=sort_entries(player.entries),
         tie_break_values=ranked.tie_break_values,
         is_substitute=player.is_substitute,
+        role=player.role,
         dropped=player.dropped,
         disqualified=player.disqualified,
     )
@@ -240,8 +249,12 @@ def compute_standings(tournament: Tournament) -> list[StandingRow]:
     def player(pid: int) -> _Player:
         if pid not in players:
             # A player in a game without a registration is shown like a substitute.
-            is_sub, dropped, disqualified = registrations.get(pid, (True, False, False))
-            players[pid] = _Player(pid, [], penalties.get(pid, 0), is_sub, dropped, disqualified)
+            is_sub, dropped, disqualified, role = registrations.get(
+                pid, (True, False, False, Registration.Role.RESERVE)
+            )
+            players[pid] = _Player(
+                pid, [], penalties.get(pid, 0), is_sub, dropped, disqualified, role
+            )
         return players[pid]
 
     for pid in registrations:

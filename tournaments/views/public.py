@@ -20,7 +20,8 @@ from scoring.selectors import round_label
 from scoring.summary import GameSummary
 from tournaments import roles
 from tournaments.models import Seat, Session, StandingRow, Tournament
-from tournaments.selectors import HIDDEN, can_see_tournament
+from tournaments.roster import RosterSeat
+from tournaments.selectors import HIDDEN, can_see_tournament, session_roster
 from tournaments.standings import cache as standings_cache
 from tournaments.standings.labels import TIE_BREAK_LABELS
 from tournaments.standings.ranking import tie_breaks_of
@@ -293,6 +294,32 @@ def player_statistics(games: list[dict[str, Any]]) -> dict[str, Any]:
     }
 
 
+def player_seats(tournament: Tournament, player: Player) -> list[dict[str, Any]]:
+    """Per session, where the roster (issue 31) has the player: the seat they play (maybe as
+    a substitute for someone), or the seat the plan gave them that a substitute plays."""
+    numbers = set(
+        Seat.objects.filter(player=player, table__session__tournament=tournament).values_list(
+            "table__session__number", flat=True
+        )
+    )
+    numbers |= {
+        number
+        for number, subs in Game.objects.filter(
+            table__session__tournament=tournament, seats__player=player
+        ).values_list("table__session__number", "substitutes")
+        if any(s.get("player_id") == player.pk for s in subs or [])
+    }
+    out = []
+    for session in Session.objects.filter(tournament=tournament, number__in=numbers).order_by(
+        "number"
+    ):
+        roster = session_roster(session)
+        seat = roster.seat_of(player.pk) or roster.planned_seat(player.pk)
+        if seat is not None:
+            out.append({"session": session, "seat": seat, "label": Seat.WIND_LABELS[seat.wind]})
+    return out
+
+
 def player_page(request: HttpRequest, slug: str, player_id: int) -> HttpResponse:
     tournament = visible_tournament(request, slug)
     registration = get_object_or_404(
@@ -309,11 +336,7 @@ def player_page(request: HttpRequest, slug: str, player_id: int) -> HttpResponse
             running.append(running[-1] + int(entry["result"]))
             labels.append(f"S{entry['session'].number}" if entry["session"] else "")
     row = StandingRow.objects.filter(tournament=tournament, player=player).first()
-    tables = (
-        Seat.objects.filter(player=player, table__session__tournament=tournament)
-        .select_related("table__session")
-        .order_by("table__session__number")
-    )
+    tables = player_seats(tournament, player)
     context = {
         "tournament": tournament,
         "player": player,
@@ -331,6 +354,30 @@ def player_page(request: HttpRequest, slug: str, player_id: int) -> HttpResponse
     return render(request, "tournaments/player.html", context)
 
 
+def seating_cards(
+    session: Session, query: str = ""
+) -> tuple[list[dict[str, Any]], list[RosterSeat]]:
+    """The session roster's tables (issue 31) matching `query` (a name: the one who sits there
+    now or the one the plan seated), and the seats whose planned player a substitute replaces
+    that the query names: a replaced player looking up their seat is told so."""
+    roster = session_roster(session)
+    tables = []
+    replaced = []
+    for table in roster.tables:
+        rows = []
+        hit = False
+        for seat in table.seats:
+            sits = names.matches(query, seat.player.name) if query else False
+            planned = names.matches(query, seat.registered.name) if query else False
+            if seat.substituted and planned and not sits:
+                replaced.append(seat)
+            hit = hit or sits or planned
+            rows.append({"seat": seat, "label": Seat.WIND_LABELS[seat.wind], "match": sits})
+        if not query or hit:
+            tables.append({"table": table, "seats": rows})
+    return tables, replaced
+
+
 def seating(request: HttpRequest, slug: str, number: int | None = None) -> HttpResponse:
     """Where do I sit: a session's tables, searchable by name."""
     tournament = visible_tournament(request, slug)
@@ -342,18 +389,13 @@ def seating(request: HttpRequest, slug: str, number: int | None = None) -> HttpR
         running = [s for s in sessions if s.status != Session.Status.CLOSED]
         session = running[0] if running else sessions[-1]
     query = (request.GET.get("q") or "").strip()
-    tables = []
-    if session is not None:
-        for table in session.tables.prefetch_related("seats__player"):
-            seats = list(table.seats.all())
-            match = not query or any(names.matches(query, str(s.player)) for s in seats)
-            if match:
-                tables.append({"table": table, "seats": seats})
+    tables, replaced = seating_cards(session, query) if session is not None else ([], [])
     context = {
         "tournament": tournament,
         "sessions": sessions,
         "session": session,
         "tables": tables,
+        "replaced": replaced,
         "query": query,
         "winds": Seat.WIND_LABELS,
     }
