@@ -99,7 +99,7 @@ class Registration(models.Model):
     role = models.CharField(max_length=10, choices=Role.choices, default=Role.PLAYER)
     # Read-only, kept by the database: the flag of before roles (API, exports, filters).
     is_substitute = models.GeneratedField(
-        expression=models.Q(role="fill-in"),
+        expression=models.Q(role="fill-in"),  # type: ignore[arg-type]  # a Q is a condition
         output_field=models.BooleanField(),
         db_persist=True,
     )

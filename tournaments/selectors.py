@@ -10,6 +10,7 @@ which asks TournamentGamePolicy.visible (built on visible_tournaments here).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from django.db.models import Case, Q, QuerySet, Value, When
@@ -295,13 +296,15 @@ def plan_tables(plan: SeatingPlan, ranked: str) -> list[list[list[str]]]:
     return [
         [[names_.get(rid, f"#{rid}") for rid in table] for table in round_] for round_ in plan.plan
     ]
+
+
 # ---------------------------------------------------------------- the session roster
 
 
 def _person(
     player_id: int,
     players: dict[int, tuple[str, str | None]],
-    registrations: dict[int, dict[str, Any]],
+    registrations: Mapping[int, Mapping[str, Any]],
 ) -> Person:
     name, ema = players.get(player_id, ("?", None))
     reg = registrations.get(player_id)
@@ -367,7 +370,7 @@ def session_roster(session: Session) -> SessionRoster:
     }
     # Someone seated or substituting without a registration (imported records): one query.
     involved = {pid for _, _, pid in seats} | {
-        int(s.get("player_id")) for subs in substitutes.values() for s in subs if s.get("player_id")
+        int(s["player_id"]) for subs in substitutes.values() for s in subs if s.get("player_id")
     }
     missing = involved - set(players)
     if missing:

@@ -139,12 +139,11 @@ class ServiceErrorsMixin:
             return Response(exc.as_dict(), status=status.HTTP_403_FORBIDDEN)
         if isinstance(exc, ValidationFailed):
             body = {**exc.as_dict(), "field": _api_field(exc.field)}
-            code = (
-                status.HTTP_409_CONFLICT
-                if isinstance(exc, StateConflict)  # valid, but the state refuses it for now
-                else status.HTTP_400_BAD_REQUEST
+            refused = isinstance(exc, StateConflict)  # valid, but the state refuses it for now
+            return Response(
+                body,
+                status=status.HTTP_409_CONFLICT if refused else status.HTTP_400_BAD_REQUEST,
             )
-            return Response(body, status=code)
         if isinstance(exc, ServiceError):
             body = {"field": exc.field, "message": exc.message, "errors": []}
             unavailable = isinstance(exc, ServiceUnavailable)  # the broker is down: retry

@@ -217,7 +217,7 @@ def plan_basis(plan: SeatingPlan) -> dict[str, Any]:
         if r.role == Registration.Role.PLAYER and r.disqualified_at is None
     ]
     ranked.sort(key=lambda r: (-points.get(r.player_id, 0.0), r.pk))
-    ranks = []
+    ranks: list[dict[str, Any]] = []
     for i, r in enumerate(ranked):
         value = points.get(r.player_id, 0.0)
         same = i and value == points.get(ranked[i - 1].player_id, 0.0)
