@@ -4,6 +4,7 @@ token endpoint, so both tell the user the same thing."""
 from __future__ import annotations
 
 import ipaddress
+import logging
 import math
 from collections.abc import Callable
 from datetime import timedelta
@@ -13,10 +14,14 @@ from axes.helpers import get_cool_off
 from django.conf import settings
 from django.contrib.auth.signals import user_login_failed
 from django.core.cache import cache
+from django.db.models import Sum
 from django.dispatch import receiver
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
+from django.utils import timezone
 from django.utils.translation import ngettext
+
+log = logging.getLogger(__name__)
 
 # settings.AXES_COOLOFF_TIME (15 minutes) normally says how long; without it axes would lock
 # until an admin resets the account, and we still ask clients to wait this long, not forever.
@@ -94,22 +99,46 @@ def _throttle_key(address: str) -> str:
     return f"login-failures:{address}"
 
 
+def _window() -> int:
+    return int(getattr(settings, "LOGIN_THROTTLE_WINDOW_SECONDS", 900))
+
+
 def address_failures(address: str) -> int:
-    return int(cache.get(_throttle_key(address)) or 0)
+    """Failed logins from `address` in the window, across usernames: counted in the cache.
+
+    The cache fails open (issue 30.1: with Redis down every login was a 500): when it does not
+    answer, the count comes from django-axes' attempts in the database instead (the failures
+    per username from this address whose last failure is within the window), so the throttle
+    still holds while the cache is down."""
+    try:
+        return int(cache.get(_throttle_key(address)) or 0)
+    except Exception:
+        log.warning("cache unavailable; failed logins of an address counted in the database")
+    from axes.models import AccessAttempt  # an installed app's model: imported when needed
+
+    since = timezone.now() - timedelta(seconds=_window())
+    total = AccessAttempt.objects.filter(ip_address=address, attempt_time__gte=since).aggregate(
+        n=Sum("failures_since_start")
+    )["n"]
+    return int(total or 0)
 
 
 def note_failed_login(request: HttpRequest | None) -> None:
-    """A failed login from this client address (user_login_failed)."""
+    """A failed login from this client address (user_login_failed). With the cache down it is
+    not counted here: axes keeps it in the database, which address_failures reads then."""
     if request is None:
         return
     key = _throttle_key(client_ip(request))
-    window = int(getattr(settings, "LOGIN_THROTTLE_WINDOW_SECONDS", 900))
-    if cache.add(key, 1, window):
-        return
+    window = _window()
     try:
-        cache.incr(key)
-    except ValueError:
-        cache.set(key, 1, window)
+        if cache.add(key, 1, window):
+            return
+        try:
+            cache.incr(key)
+        except ValueError:
+            cache.set(key, 1, window)
+    except Exception:
+        log.warning("cache unavailable; a failed login is counted by axes only")
 
 
 def address_throttled(request: HttpRequest) -> bool:
