@@ -72,3 +72,12 @@ def append_xlsx_row(ws: Any, row: Iterable[Any]) -> None:
             cell.data_type = "s"
             if is_formula_like(value):
                 cell.quotePrefix = True
+
+
+def csv_read_error(error: csv.Error, line: int, column: str | None = None) -> str:
+    """What an uploaded CSV file that the csv module cannot read says (issue 30.4: a cell over
+    its 131,072-character limit was a 500): the line, the column when known, and why."""
+    where = f"Row {line}" + (f", column {column!r}" if column else "")
+    if "field larger than field limit" in str(error):
+        return f"{where}: a cell is longer than {csv.field_size_limit():,} characters."
+    return f"{where}: the file cannot be read as CSV ({error})."

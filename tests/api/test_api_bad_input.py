@@ -478,3 +478,29 @@ def test_a_club_named_longer_than_an_address_gets_an_address_cut_at_a_word(world
     assert response.status_code == 201, response.content
     slug = response.json()["slug"]
     assert slug == "-".join(["riichi"] * 7) and len(slug) <= 50
+
+
+def test_a_csv_cell_over_the_csv_modules_limit_is_a_400_naming_the_file_and_column(
+    world: World,
+) -> None:
+    """Issue 30.4: a cell longer than the csv module's 131,072 characters was a 500
+    (_csv.Error) in the registration import and in the seating plan upload."""
+    before = Registration.objects.count(), Player.objects.count()
+    long_club = "x" * 131_073
+    text = f"name,country,club\nAda Byron,GB,Dragons\nBo Long,DE,{long_club}\n"
+    response = world.client("organiser").post(
+        f"{T}/registrations/import/", {"text": text}, format="json"
+    )
+    assert response.status_code == 400, response.content[:300]
+    body = response.json()
+    assert body["field"] == "file"
+    assert body["message"].startswith("Row 3, column 'club': a cell is longer than 131,072")
+    assert (Registration.objects.count(), Player.objects.count()) == before
+    plan = f"round,table,east,south,west,north\n1,1,1,2,3,{'4' * 131_073}\n"
+    response = world.client("organiser").post(
+        f"{T}/seating-plans/upload/", {"text": plan}, format="json"
+    )
+    assert response.status_code == 400, response.content[:300]
+    assert response.json()["field"] == "file"
+    assert "row 2: a cell is longer than 131,072" in response.json()["message"].lower()
+    assert not SeatingPlan.objects.filter(tournament=world.tournament).exists()

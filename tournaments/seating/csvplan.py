@@ -11,7 +11,7 @@ from __future__ import annotations
 import csv
 import io
 
-from tournaments.spreadsheet import SafeCsvWriter
+from tournaments.spreadsheet import SafeCsvWriter, csv_read_error
 
 from .core import Plan, SeatingError, check_player_count
 
@@ -38,7 +38,14 @@ def parse_plan_csv(text: str, *, players: int | None = None, table_size: int = 4
     delimiter = max(",;\t", key=sample.count)
     errors: list[str] = []
     cells: dict[int, dict[int, tuple[int, list[int]]]] = {}
-    for number, row in enumerate(csv.reader(lines, delimiter=delimiter), start=1):
+    reader = csv.reader(lines, delimiter=delimiter)
+    try:
+        rows = list(reader)
+    except csv.Error as error:  # a cell over the csv module's limit, ... (issue 30.4)
+        raise SeatingError(
+            "the seating plan has errors:\n" + csv_read_error(error, reader.line_num)
+        ) from error
+    for number, row in enumerate(rows, start=1):
         row = [c.strip() for c in row]
         if not any(row):
             continue

@@ -23,6 +23,7 @@ from core.models import Player
 from core.names import fold, split_name
 from core.players import clean_country, clean_ema_number, clean_name
 from tournaments.models import Registration, Tournament
+from tournaments.spreadsheet import csv_read_error
 
 from ._common import require_organiser
 from .registration import (
@@ -75,6 +76,20 @@ def check_text(text: Any) -> str:
     return text
 
 
+def _long_column(text: str, line: int, rows: list[tuple[int, list[str]]]) -> str | None:
+    """The header's name of the over-long cell on `line`, when the line is plain enough to
+    tell (no quotes; an unknown dialect's comma, semicolon or tab); else None."""
+    lines = text.splitlines()
+    if not rows or not 0 < line <= len(lines) or '"' in lines[line - 1]:
+        return None
+    physical = lines[line - 1]
+    delimiter = max(",;\t", key=physical.count)
+    cells = physical.split(delimiter)
+    longest = max(range(len(cells)), key=lambda i: len(cells[i]))
+    header = rows[0][1]
+    return header[longest].strip() if longest < len(header) and rows[0][0] != line else None
+
+
 def _read(text: str) -> tuple[list[str], list[dict[str, Any]]]:
     text = check_text(text).lstrip("\ufeff")
     if not text.strip():
@@ -85,7 +100,15 @@ def _read(text: str) -> tuple[list[str], list[dict[str, Any]]]:
         dialect = csv.excel
     reader = csv.reader(io.StringIO(text), dialect)
     # (line number in the file, cells); blank lines are skipped but keep the numbering.
-    rows = [(reader.line_num, r) for r in reader]
+    rows: list[tuple[int, list[str]]] = []
+    try:
+        for cells in reader:
+            rows.append((reader.line_num, cells))
+    except csv.Error as error:  # a cell over the csv module's limit, ... (issue 30.4)
+        raise ValidationFailed(
+            csv_read_error(error, reader.line_num, _long_column(text, reader.line_num, rows)),
+            field="file",
+        ) from error
     rows = [(n, r) for n, r in rows if any(cell.strip() for cell in r)]
     header = [ALIASES.get(h.strip().lower(), h.strip().lower()) for h in rows[0][1]]
     unknown = [h for h in header if h not in ALIASES.values()]
