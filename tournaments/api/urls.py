@@ -1,4 +1,11 @@
-"""API v1 routes of tournaments and what is in them."""
+"""API v1 routes of tournaments and what is in them.
+
+A tournament's resources are view sets of their own (staff, registrations, sessions, seating
+plans, penalties, exports) on the tournament's URLs, /tournaments/{slug}/<resource>/, with the
+tournament's URL names (tournament-staff, tournament-registrations, ...): each is registered
+under the prefix and basename "tournament", on a router of its own (a router takes a basename
+once).
+"""
 
 from django.urls import URLPattern, URLResolver
 from rest_framework.routers import SimpleRouter
@@ -9,15 +16,35 @@ from .views import (
     SeatingPlanViewSet,
     SessionViewSet,
     TableViewSet,
+    TournamentExportsViewSet,
+    TournamentPenaltiesViewSet,
+    TournamentRegistrationsViewSet,
+    TournamentSeatingPlansViewSet,
+    TournamentSessionsViewSet,
+    TournamentStaffViewSet,
     TournamentViewSet,
 )
 
+TOURNAMENT_RESOURCES = (
+    TournamentViewSet,
+    TournamentStaffViewSet,
+    TournamentRegistrationsViewSet,
+    TournamentSessionsViewSet,
+    TournamentSeatingPlansViewSet,
+    TournamentPenaltiesViewSet,
+    TournamentExportsViewSet,
+)
+
+urlpatterns: list[URLPattern | URLResolver] = []
+for viewset in TOURNAMENT_RESOURCES:
+    resource = SimpleRouter()
+    resource.register("tournaments", viewset, basename="tournament")
+    urlpatterns += resource.urls
+
 router = SimpleRouter()
-router.register("tournaments", TournamentViewSet, basename="tournament")
 router.register("registrations", RegistrationViewSet, basename="registration")
 router.register("sessions", SessionViewSet, basename="session")
 router.register("tables", TableViewSet, basename="table")
 router.register("seating-plans", SeatingPlanViewSet, basename="seating-plan")
 router.register("penalties", PenaltyViewSet, basename="penalty")
-
-urlpatterns: list[URLPattern | URLResolver] = [*router.urls]
+urlpatterns += router.urls
