@@ -132,10 +132,24 @@ class RegistrationForm(forms.Form):
     ema_number = forms.CharField(max_length=8, required=False, label=_("EMA number"))
     country = forms.CharField(max_length=2, required=False, label=_("Country"))
     club_name = forms.CharField(max_length=200, required=False, label=_("Club"))
-    is_substitute = forms.BooleanField(required=False, label=_("Substitute player"))
+    # Issue 31: player (ranked), fill-in (plays every session, never ranked) or reserve (on
+    # standby, seated only in place of a player).
+    role = forms.ChoiceField(
+        choices=Registration.Role.choices,
+        required=False,
+        initial=Registration.Role.PLAYER,
+        label=_("Role"),
+    )
 
     def clean_country(self) -> str:
         return str(self.cleaned_data.get("country") or "").upper()
+
+    def clean_role(self) -> str:
+        role = self.cleaned_data.get("role")
+        if not role:  # a form of before roles posts the substitute box: a fill-in
+            flag = str(self.data.get(self.add_prefix("is_substitute")) or "").lower()
+            return Registration.Role.FILL_IN if flag in ("on", "true", "1") else "player"
+        return str(role)
 
 
 class StaffForm(forms.Form):

@@ -34,7 +34,7 @@ from tournaments.models import (
     Tournament,
 )
 from tournaments.roster import Person, RosterSeat, RosterTable, SessionRoster
-from tournaments.seating import SeatingError, quality
+from tournaments.seating import SeatingError, quality, session_quality
 
 HIDDEN = (Tournament.Status.DRAFT,)
 
@@ -244,7 +244,12 @@ def quality_of(seating: dict[int, list[list[int]]]) -> dict[str, Any] | None:
     try:
         return quality(plan).to_dict()
     except SeatingError:
-        return None
+        # Players dropped or added between sessions (issue 31): measured over each one's
+        # own sessions, as the plans measure a re-seating with history.
+        try:
+            return session_quality([seating[n] for n in sorted(seating)]).to_dict()
+        except SeatingError:
+            return None
 
 
 def seated_quality(tournament: Tournament) -> dict[str, Any] | None:
@@ -280,7 +285,17 @@ def plan_tables(plan: SeatingPlan, ranked: str) -> list[list[list[str]]]:
         "player"
     )
     names_ = {r.pk: str(r.player) for r in registrations}
-    if plan.mode == SeatingPlan.Mode.SWISS:
+    at_generation = (plan.basis or {}).get("standings", {}).get("ranks")
+    if plan.mode == SeatingPlan.Mode.SWISS and at_generation is not None:
+        # Issue 31: the ranks the plan was made from, not today's.
+        for entry in at_generation:
+            if entry["registration"] in names_:
+                names_[entry["registration"]] = ranked % {
+                    "name": names_[entry["registration"]],
+                    "rank": entry["rank"],
+                    "points": entry["points"],
+                }
+    elif plan.mode == SeatingPlan.Mode.SWISS:
         rows = {
             row.player_id: row
             for row in StandingRow.objects.filter(tournament_id=plan.tournament_id)

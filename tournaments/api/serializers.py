@@ -31,6 +31,8 @@ from tournaments.models import (
     Table,
     Tournament,
 )
+from tournaments.roster import RosterSeat
+from tournaments.selectors import session_roster
 from tournaments.standings.ranking import game_penalties
 from tournaments.standings.selectors import standings_queryset
 
@@ -77,6 +79,15 @@ class RegistrationSerializer(serializers.ModelSerializer):
     passing `show_drop_reason=True` in the context."""
 
     player = PlayerBriefSerializer()
+    role = inline_choice_field(
+        Registration.Role.choices,
+        read_only=True,
+        help_text="player (ranked), fill-in (plays every session to complete the tables, never "
+        "ranked) or reserve (on standby: seated only in place of a player, EMA 2025 7.3).",
+    )
+    is_substitute = serializers.BooleanField(
+        read_only=True, help_text='Read-only: role == "fill-in" (the flag of before roles).'
+    )
     drop_reason = serializers.SerializerMethodField(
         help_text="Why the player was dropped: only for the tournament's organisers, else null."
     )
@@ -87,6 +98,7 @@ class RegistrationSerializer(serializers.ModelSerializer):
             "id",
             "player",
             "club_name",
+            "role",
             "is_substitute",
             "dropped_at",
             "drop_reason",
@@ -132,6 +144,15 @@ class DisqualificationSerializer(RegistrationSerializer):
 
 class SessionSerializer(serializers.ModelSerializer):
     status = inline_choice_field(Session.Status.choices, read_only=True)
+    roster = serializers.SerializerMethodField(
+        help_text="Who sits where now (issue 31): per table and seat the player, the substitute "
+        "and whom they replace, flagged seats (dropped, disqualified, no substitute), and the "
+        "late arrivals without a seat (`unseated`)."
+    )
+
+    @extend_schema_field(OpenApiTypes.OBJECT)
+    def get_roster(self, session: Session) -> dict[str, Any]:
+        return session_roster(session).as_dict()
 
     class Meta:
         model = Session
@@ -145,19 +166,104 @@ class SessionSerializer(serializers.ModelSerializer):
             "paused_at",
             "paused_seconds",
             "closed_at",
+            "roster",
         ]
 
 
+class RosterPersonSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    ema_number = serializers.CharField(allow_null=True)
+    role = serializers.CharField(help_text="player, fill-in or reserve.")
+    dropped = serializers.BooleanField()
+    disqualified = serializers.BooleanField()
+
+
+def _roster_seat(context: Any, seat: Seat) -> RosterSeat | None:
+    """The seat as the session roster has it (issue 31); one roster per session per answer
+    (kept in the root serializer's context, which every nested seat shares)."""
+    rosters = context.setdefault("_rosters", {})
+    session_id = seat.table.session_id
+    if session_id not in rosters:
+        rosters[session_id] = session_roster(seat.table.session)
+    return next(
+        (
+            s
+            for s in rosters[session_id].seats()
+            if s.table_id == seat.table_id and s.wind == seat.wind
+        ),
+        None,
+    )
+
+
 class SeatSerializer(serializers.ModelSerializer):
+    """A seat: `player` is whom the plan seated there; who sits there now (a substitute, EMA
+    2025 7.3, from the start or from hand n) is `sits`, read from the session roster."""
+
     player = PlayerBriefSerializer()
     wind_name = serializers.SerializerMethodField()
+    sits = serializers.SerializerMethodField(help_text="Who sits there now (issue 31).")
+    substitute = serializers.SerializerMethodField(
+        help_text="A substitute sits there in place of `player` (EMA 2025 7.3)."
+    )
+    substitute_from = serializers.SerializerMethodField(help_text='"start", "during" or null.')
+    from_hand = serializers.SerializerMethodField(
+        help_text="During the game: the first hand the substitute played, if known."
+    )
+    state = serializers.SerializerMethodField(
+        help_text="What became of `player`: seated, absent (a substitute plays), dropped or "
+        "disqualified."
+    )
+    flagged = serializers.SerializerMethodField(
+        help_text="Dropped or disqualified with no substitute: the session cannot start."
+    )
 
     class Meta:
         model = Seat
-        fields = ["wind", "wind_name", "player"]
+        fields = [
+            "wind",
+            "wind_name",
+            "player",
+            "sits",
+            "substitute",
+            "substitute_from",
+            "from_hand",
+            "state",
+            "flagged",
+        ]
 
     def get_wind_name(self, seat: Seat) -> str:
         return Seat.WINDS[seat.wind] if 0 <= seat.wind < len(Seat.WINDS) else str(seat.wind)
+
+    @extend_schema_field(RosterPersonSerializer)
+    def get_sits(self, seat: Seat) -> dict[str, Any] | None:
+        found = _roster_seat(self.context, seat)
+        return found.player.as_dict() if found is not None else None
+
+    @extend_schema_field(OpenApiTypes.BOOL)
+    def get_substitute(self, seat: Seat) -> bool:
+        found = _roster_seat(self.context, seat)
+        return bool(found and found.substituted)
+
+    @extend_schema_field(OpenApiTypes.STR)
+    def get_substitute_from(self, seat: Seat) -> str | None:
+        found = _roster_seat(self.context, seat)
+        return found.substitute_from if found is not None else None
+
+    @extend_schema_field(OpenApiTypes.INT)
+    def get_from_hand(self, seat: Seat) -> int | None:
+        found = _roster_seat(self.context, seat)
+        return found.from_hand if found is not None else None
+
+    @extend_schema_field(OpenApiTypes.STR)
+    def get_state(self, seat: Seat) -> str:
+        found = _roster_seat(self.context, seat)
+        return found.state if found is not None else "seated"
+
+    @extend_schema_field(OpenApiTypes.BOOL)
+    def get_flagged(self, seat: Seat) -> bool:
+        found = _roster_seat(self.context, seat)
+        return bool(found and found.flagged)
 
 
 class TableSerializer(serializers.ModelSerializer):
@@ -228,8 +334,15 @@ class StandingRowSerializer(serializers.ModelSerializer):
         "`penalties` are the tournament penalties (lateness, obstruction, score sheet)."
     )
 
+    substituted = serializers.SerializerMethodField(
+        help_text="A substitute played one of the player's seats (EMA 2025 7.3)."
+    )
+
     def get_game_penalties(self, row: StandingRow) -> int:
         return game_penalties(row.per_session)
+
+    def get_substituted(self, row: StandingRow) -> bool:
+        return row.substituted
 
     class Meta:
         model = StandingRow
@@ -244,6 +357,8 @@ class StandingRowSerializer(serializers.ModelSerializer):
             "per_session",
             "tie_break_values",
             "is_substitute",
+            "role",
+            "substituted",
             "dropped",
             "disqualified",
             "computed_at",
@@ -270,6 +385,7 @@ _STANDING_COLUMNS = (
     "per_session_text",
     "tie_break_values_text",
     "is_substitute",
+    "role",
     "dropped",
     "disqualified",
     "computed_at",
@@ -293,6 +409,7 @@ def _row_tail(row: tuple[Any, ...], computed_at: Any) -> bytes:
         per_session_text,
         tie_break_values_text,
         is_substitute,
+        role,
         dropped,
         disqualified,
         when,
@@ -309,6 +426,8 @@ def _row_tail(row: tuple[Any, ...], computed_at: Any) -> bytes:
         "per_session": per_session,
         "tie_break_values": json.loads(tie_break_values_text),
         "is_substitute": is_substitute,
+        "role": role,
+        "substituted": any(e.get("substituted") for e in per_session),
         "dropped": dropped,
         "disqualified": disqualified,
         "computed_at": computed_at(when) if when is not None else None,
@@ -418,7 +537,14 @@ class RegistrationInputSerializer(serializers.Serializer):
         max_length=2, required=False, allow_blank=True, default="", validators=[country_validator]
     )
     club_name = serializers.CharField(max_length=200, required=False, allow_blank=True, default="")
-    is_substitute = serializers.BooleanField(default=False)
+    role = inline_choice_field(
+        Registration.Role.choices,
+        required=False,
+        help_text="player (default), fill-in or reserve (issue 31).",
+    )
+    is_substitute = serializers.BooleanField(
+        default=False, help_text='Without a role: true registers a fill-in (role "fill-in").'
+    )
 
 
 # Uploads are small (settings: 2 MB for request bodies); a bigger CSV is refused unread.

@@ -77,7 +77,7 @@ def player_details(data: dict[str, Any]) -> dict[str, Any]:
         "ema_number": data["ema_number"] or None,
         "country": data["country"],
         "club_name": data["club_name"],
-        "is_substitute": data["is_substitute"],
+        "role": data["role"],
     }
 
 
@@ -199,7 +199,7 @@ class RegistrationEdit(ConsoleFormView):
             "ema_number": player.ema_number or "",
             "country": player.country,
             "club_name": registration.club_name,
-            "is_substitute": registration.is_substitute,
+            "role": registration.role,
         }
 
     def page_context(self) -> dict[str, Any]:

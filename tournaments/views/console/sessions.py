@@ -15,8 +15,8 @@ from django.utils.translation import gettext_lazy, ngettext
 from tournaments import services
 from tournaments.clock import session_clock
 from tournaments.forms import MinutesForm, OptionalReasonForm, SubstituteForm
-from tournaments.models import Seat, Session
-from tournaments.selectors import session_tables, unfinished_games
+from tournaments.models import Seat, SeatingPlan, Session
+from tournaments.selectors import session_roster, session_tables, unfinished_games
 
 from .base import ConsoleActionView, ConsoleFormView, console_session
 
@@ -41,12 +41,30 @@ class SessionPage(ConsoleFormView):
             return ["tournaments/console/_clock.html"]
         return [self.template_name]
 
+    def get_form_kwargs(self) -> dict[str, Any]:
+        # Issue 31: the picker offers reserves first, nobody seated here, dropped or
+        # disqualified; a "seat a reserve" link fills in the table and seat.
+        kwargs = super().get_form_kwargs()
+        kwargs["session"] = self.session
+        if "data" not in kwargs:
+            kwargs["initial"] = {
+                k: self.request.GET[k] for k in ("table", "seat") if k in self.request.GET
+            }
+        return kwargs
+
     def page_context(self) -> dict[str, Any]:
         tables = session_tables(self.session)
+        roster = session_roster(self.session)
+        seats = {t.id: t.seats for t in roster.tables}
+        for t in tables:  # who sits where now (issue 31), beside the game's status
+            t["roster"] = [
+                {"seat": s, "label": Seat.WIND_LABELS[s.wind]} for s in seats.get(t["table"].pk, [])
+            ]
         return {
             "session": self.session,
             "clock": session_clock(self.session),
             "tables": tables,
+            "roster": roster,
             "unfinished": unfinished_games(tables),
             "winds": Seat.WIND_LABELS,
         }
@@ -142,11 +160,33 @@ class SessionAction(SessionWrite):
     of locked results, with a reason (audited; the service refuses none); after publication
     the results are provisional until re-published."""
 
-    actions = {"start": (None, None), "close": (None, None), "reopen": (OptionalReasonForm, None)}
+    actions = {
+        "start": (None, None),
+        "close": (None, None),
+        "reopen": (OptionalReasonForm, None),
+        "reseat": (None, None),
+    }
+    plan: SeatingPlan | None = None
+
+    def back(self) -> HttpResponse:
+        if self.plan is not None:  # the re-seating plan's page: the organiser applies it
+            return redirect(
+                "tournaments:seating_plan", slug=self.tournament.slug, plan_id=self.plan.pk
+            )
+        return super().back()
 
     def save(self, data: dict[str, Any]) -> None:
         actor, session, request = self.request.user, self.session, self.request
-        if self.action == "start":
+        if self.action == "reseat":
+            # Issue 31: re-seat this session (and the ones after it) with the earlier
+            # sessions as history; the plan is applied from its page.
+            self.plan = services.reseat_from_session(actor=actor, session=session)
+            messages.success(
+                request,
+                _("A new seating from session %(n)s is being planned; apply it when it is ready.")
+                % {"n": session.number},
+            )
+        elif self.action == "start":
             services.start_session(actor=actor, session=session)
             messages.success(request, _("Session started."))
         elif self.action == "close":
