@@ -567,7 +567,9 @@ def fuzz_live(base: str, examples: int, work: Path, max_time: int) -> int:
     sys.path.insert(0, str(Path(__file__).resolve().parent))
     import fuzz
 
-    return int(fuzz.fuzz_live(base, fuzz.seed_fuzz_world(), examples, work, max_time=max_time))
+    world = fuzz.seed_fuzz_world()
+    world["pools"] = fuzz.seed_pools(world)  # fresh objects for the generated requests
+    return int(fuzz.fuzz_live(base, world, examples, work, max_time=max_time))
 
 
 def main() -> int:
