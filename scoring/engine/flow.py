@@ -15,6 +15,13 @@ from .settle import Settlement, Table
 from .validate import Hand
 
 EAST, SOUTH, WEST = 0, 1, 2
+_ROUND_NAMES = ("east", "south", "west", "north")
+
+
+def _last_round(rules: Ruleset) -> int:
+    """The round that ends the game (south; east in an east-only game, ``east_only``); the
+    one after it is the extra round that ``west_round`` plays (west; south when east-only)."""
+    return EAST if rules.east_only else SOUTH
 
 
 @dataclass(frozen=True)
@@ -48,7 +55,8 @@ START = State(EAST, 0, 0, 0)
 
 
 def _all_last(state: State, rules: Ruleset) -> bool:
-    return state.kyoku == rules.players - 1 and state.wind in (SOUTH, WEST)
+    last = _last_round(rules)
+    return state.kyoku == rules.players - 1 and state.wind in (last, last + 1)
 
 
 def advance(
@@ -84,29 +92,31 @@ def advance(
         and (rules.agari_yame == "auto" or not more_hands)
     ):
         return nxt, "dealer_top"  # WDMC 2019 3.7.2: the top dealer stops in the all-last
+    last = _last_round(rules)
+    extra = last + 1  # the west round (the south round in an east-only game)
     sudden_death = rules.west_sudden_death == "wdmc"
-    if sudden_death and state.wind == WEST and _non_dealer_won(hand, state.dealer):
-        return nxt, "west"  # WDMC 2019 3.7.1: in the west round a non-dealer win ends it
+    if sudden_death and state.wind == extra and _non_dealer_won(hand, state.dealer):
+        return nxt, _ROUND_NAMES[extra]  # WDMC 2019 3.7.1: a non-dealer win in West ends it
     if (
         rules.west_round
-        and state.wind == WEST
+        and state.wind == extra
         and max(scores) >= rules.return_points
         and (not settled.dealer_stays or _dealer_top(state.dealer, scores, rules))
     ):
         # Sudden death in the west round: a hand ending with someone at the return points
         # ends the game, unless the dealer keeps the deal without being top (Tenhou: a
         # tenpai dealer who is not top plays on though another player has 30,000).
-        return nxt, "west"
+        return nxt, _ROUND_NAMES[extra]  # "west" (the south round when east-only)
     # EMA 2025 3.5: the game ends after the south round, unless the west round is played
     # while no one has reached the return points, or (WDMC 2019 3.7.1) the all-last South
     # hand was an exhaustive draw with the dealer noten.
     west = rules.west_round and max(scores) < rules.return_points
     if sudden_death and _noten_dealer_draw(hand, state.dealer):
         west = True
-    if nxt.wind == SOUTH + 1 and state.wind == SOUTH and not west:
-        return nxt, f"south{rules.players}"
-    if nxt.wind > WEST:
-        return nxt, f"west{rules.players}"
+    if nxt.wind == extra and state.wind == last and not west:
+        return nxt, f"{_ROUND_NAMES[last]}{rules.players}"
+    if nxt.wind > extra:
+        return nxt, f"{_ROUND_NAMES[extra]}{rules.players}"
     return nxt, None
 
 

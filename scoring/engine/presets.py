@@ -50,6 +50,7 @@ _EMA: dict[str, Entry] = {
     "time_limit": ("ema", f"{EMA} 7.4: after the 15-minute signal, this hand and one more"),
     "west_sudden_death": ("none", f"{EMA} 3.5: the game ends when the south round ends"),
     "pao_ron_honba": ("discarder", f"{EMA} 3.3.7: only the discarder pays the counters"),
+    "east_only": (False, f"{EMA} 3.5: a game has an east and a south round"),
 }
 
 
@@ -263,6 +264,11 @@ _TENHOU: dict[str, Entry] = _derive(
         " is the last hand (no north round)",
     ),
     west_sudden_death=("none", f"{TH}: its west round is west_round, not WDMC 3.7.1"),
+    east_only=(
+        False,
+        f"{TH}: the ranked lobby's south game (GO type bit 0x08); a log without it is east-only"
+        " (scoring/online/tenhou.py sets east_only)",
+    ),
     chombo=(
         {"mode": "reverse_mangan", "points": 8000},
         "chosen: the Tenhou client allows no false win; a recorded chombo is paid at the"

@@ -91,6 +91,9 @@ class Ruleset:
     # Who pays the counters when a liable (pao) player shares a ron with the discarder:
     # "discarder" (EMA 2025 3.3.7) or "liable" (Tenhou, presets.py).
     pao_ron_honba: str = "discarder"
+    # An east-only game (tonpuusen, e.g. a Tenhou log whose GO type lacks 0x08): the east round
+    # is the last; ``west_round`` then extends it into the south round, as Tenhou does.
+    east_only: bool = False
 
     def to_dict(self) -> dict[str, object]:
         """JSON-able dict with the game-record key names (``id`` excluded)."""
@@ -136,6 +139,7 @@ _BOOLS = {
     "west_round",
     "nagashi_mangan",
     "open_tanyao",
+    "east_only",
 }
 _POSITIVE = {"start_points", "return_points"}
 _NON_NEGATIVE = {

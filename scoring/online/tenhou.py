@@ -1,8 +1,8 @@
 """Tenhou logs: the mjlog XML and the tenhou.net/6 JSON, as game records (ruleset ``tenhou``).
 
 mjlog: ``<GO type lobby>`` (rule bits: 0x01 human players, 0x02 no red fives, 0x04 no open
-all simples, 0x08 a south game (else east only), 0x10 three players, 0x20/0x80 the ranked
-rooms, 0x40 fast; ``lobby`` 0 for the ranked lobby, else the private lobby's number),
+all simples, 0x08 a south game (else east only: ``east_only``), 0x10 three players, 0x20/0x80
+the ranked rooms, 0x40 fast; ``lobby`` 0 for the ranked lobby, else the private lobby's),
 ``<UN n0..n3>`` (URL-encoded names), ``<INIT ten>`` (scores in hundreds at the start of each
 hand: the first one gives the start points, 250 in the ranked lobby, 300 in a private lobby
 that starts at 30,000), ``<REACH who step="2">`` (an accepted riichi),
@@ -58,12 +58,9 @@ def _rules_from_go(go_type: int) -> dict[str, Any]:
         raise LogError(
             f"three-player Tenhou games (sanma, GO type {go_type} has bit 0x10) are not supported"
         )
-    if not go_type & 0x08:
-        raise LogError(
-            f"east-only Tenhou games (tonpuusen, GO type {go_type} lacks bit 0x08) are not"
-            " supported: the game-record rules play east and south rounds"
-        )
     rules: dict[str, Any] = {}
+    if not go_type & 0x08:
+        rules["east_only"] = True  # tonpuusen: the east round, extended into the south
     if go_type & 0x02:
         rules["aka_dora"] = 0
     if go_type & 0x04:
@@ -84,6 +81,11 @@ _UMAS = (
 )
 
 
+# How results round and ties share: the preset's (Tenhou's ranked lobby), then exact results
+# with tied players sharing (a private lobby's custom rules, e.g. owari "...,-10.7,307,10.7").
+_RESULTS = (("tenhou", "seat"), ("none", "split"), ("none", "seat"), ("tenhou", "split"))
+
+
 def _log_rules(
     rules: dict[str, Any],
     start: list[int],
@@ -92,31 +94,45 @@ def _log_rules(
     result: list[int] | None,
 ) -> dict[str, Any]:
     """``rules`` plus what the log states beyond the GO type: its start points (the first
-    hand's scores, when they are not the preset's 25,000), and then the return points and uma
-    that give the log's own final results (``owari``), tried from ``_UMAS``; when none does,
-    the preset's stay and the comparison shows the difference."""
-    if len(set(start)) != 1 or start[0] == TENHOU_START:
-        return rules
-    rules = {**rules, "start_points": start[0]}
+    hand's scores, when they are not the preset's 25,000), and the return points, uma,
+    rounding and ties that give the log's own final results (``owari``), tried from
+    ``_RESULTS`` x ``_UMAS`` x the usual return points, the preset's first (so a log the
+    preset explains gets no override); when none does, the comparison shows the difference."""
+    if len(set(start)) == 1 and start[0] != TENHOU_START:
+        rules = {**rules, "start_points": start[0]}
     if result is None:
         return rules
-    returns = dict.fromkeys((30000, start[0], start[0] + 5000, start[0] + 10000))
-    for uma in _UMAS:
-        for back in returns:
-            tried = {**rules, "return_points": back, "uma": list(uma)}
-            try:
-                out = replay(_record(names, tried, hands))
-            except RecordError:
-                continue
-            final = out.get("final")
-            if isinstance(final, dict) and list(final["result"]) == list(result):
-                keep = {k: v for k, v in tried.items() if k not in ("return_points", "uma")}
-                if back != 30000:
-                    keep["return_points"] = back
-                if uma != _UMAS[0]:
-                    keep["uma"] = list(uma)
-                return keep
+    start_points = rules.get("start_points", TENHOU_START)
+    returns = dict.fromkeys((30000, start_points, start_points + 5000, start_points + 10000))
+    for rounding, ties in _RESULTS:
+        for uma in _UMAS:
+            for back in returns:
+                tried = {
+                    **rules,
+                    "return_points": back,
+                    "uma": list(uma),
+                    "result_rounding": rounding,
+                    "tie_break": ties,
+                }
+                try:
+                    out = replay(_record(names, tried, hands))
+                except RecordError:
+                    continue
+                final = out.get("final")
+                if isinstance(final, dict) and list(final["result"]) == list(result):
+                    return {**rules, **_changed(tried, rules)}
     return rules
+
+
+def _changed(tried: dict[str, Any], rules: dict[str, Any]) -> dict[str, Any]:
+    """The fitted keys whose value is not the tenhou preset's (only those are overrides)."""
+    preset = {
+        "return_points": 30000,
+        "uma": list(_UMAS[0]),
+        "result_rounding": "tenhou",
+        "tie_break": "seat",
+    }
+    return {k: v for k, v in tried.items() if k in preset and v != preset[k]}
 
 
 def _record(names: list[str], rules: dict[str, Any], hands: list[dict[str, Any]]) -> dict[str, Any]:
@@ -137,7 +153,8 @@ class _Hand:
         self.before: list[int] | None = None
 
     def settle(self, sc: list[int]) -> None:
-        if len(sc) != 8:
+        # 8 numbers (score, change per seat); a chip lobby adds 8 for the chips, not points
+        if len(sc) < 8:
             raise LogError("sc needs 8 numbers", hand=self.index)
         if self.before is None:
             self.before = [sc[i] * 100 for i in range(0, 8, 2)]
@@ -194,6 +211,7 @@ def parse_mjlog(text: str) -> OnlineGame:
     final: list[int] | None = None
     result: list[int] | None = None
     log_id = ""
+    kiriage: set[bool] = set()  # what 4 han 30 fu and 3 han 60 fu hands were paid
     for el in root:
         tag = el.tag
         if tag == "GO":
@@ -221,6 +239,10 @@ def parse_mjlog(text: str) -> OnlineGame:
             hand = hands[-1]
             seed_dealer = _dealer_of(root, hand.index)
             win = _agari_win(el, hand, seed_dealer)
+            if (win.get("han"), win.get("fu")) in ((4, 30), (3, 60)):
+                # 7,700 / 11,600 or a mangan: the log says whether the lobby rounds up
+                paid = _ints(el.get("ten"), "ten", hand.index)[1]
+                kiriage.add(paid == (12000 if win["winner"] == seed_dealer else 8000))
             who, loser = win["winner"], int(el.get("fromWho", "-1"))
             if hand.data is None:
                 outcome = "tsumo" if loser == who else "ron"
@@ -272,6 +294,8 @@ def parse_mjlog(text: str) -> OnlineGame:
     if hands:
         site_scores.append(hands[-1].after())
     data = [h.data for h in hands if h.data is not None]
+    if kiriage == {True}:
+        rules["kiriage"] = True  # kiriage mangan (e.g. a chip lobby); the preset has none
     rules = _log_rules(rules, start, data, names, result)
     return OnlineGame(
         site="tenhou",
@@ -333,9 +357,9 @@ def parse_tenhou6(doc: dict[str, Any]) -> OnlineGame:
     disp = str(rule.get("disp", ""))
     if "三" in disp:
         raise LogError("three-player Tenhou games (sanma) are not supported")
-    if "東" in disp and "南" not in disp:
-        raise LogError("east-only Tenhou games (tonpuusen) are not supported")
     rules: dict[str, Any] = {}
+    if "東" in disp and "南" not in disp:
+        rules["east_only"] = True  # tonpuusen
     aka = rule.get("aka", rule.get("aka51", 1))
     if aka == 0:
         rules["aka_dora"] = 0

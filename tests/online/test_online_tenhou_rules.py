@@ -93,14 +93,44 @@ def test_go_type_flags_become_rule_overrides(go_type, rules):
     assert game.record["rules"] == {**rules, "start_points": 30000}
 
 
-@pytest.mark.parametrize(
-    ("go_type", "words"),
-    [(1, "east-only"), (25, "three-player"), (17, "three-player"), (97, "east-only")],
-)
-def test_games_our_rules_cannot_play_are_refused_by_name(go_type, words):
-    with pytest.raises(LogError, match=words) as refused:
+@pytest.mark.parametrize("go_type", [25, 17, 185])
+def test_three_player_games_are_refused_by_name(go_type):
+    with pytest.raises(LogError, match="three-player") as refused:
         parse_log(PRIVATE.replace('<GO type="9"', f'<GO type="{go_type}"'))
     assert f"GO type {go_type}" in str(refused.value)
+
+
+@pytest.mark.parametrize("go_type", [1, 97, 161])
+def test_a_go_type_without_0x08_is_an_east_only_game(go_type):
+    game = parse_log(PRIVATE.replace('<GO type="9"', f'<GO type="{go_type}"'))
+    assert game.record["rules"]["east_only"] is True
+
+
+def test_a_real_east_only_private_lobby_log_from_30000_matches_tenhou():
+    """A real Tenhou game (2023) from a private lobby with custom rules: GO type 257 (east
+    only), INIT ten="300,300,300,300", csrule "...,30000,30000,30000,...,5,-5,-15,...",
+    owari "293,-10.7,307,10.7,293,-10.7,307,10.7" (exact results, tied players share the
+    uma). The log's start points, its east-only game and the return/uma/ties its results
+    imply go into the record; every hand and the final result match Tenhou's."""
+    game = parse_log((DATA / "private" / "tenhou-private-30000-east.mjlog").read_bytes())
+    assert game.names == ["ジェバンニ", "サモエド３", "龍聖矢", "ronchan4"]
+    assert game.record["rules"] == {
+        "east_only": True,
+        "start_points": 30000,
+        "uma": [15000, 5000, -5000, -15000],  # csrule "5,-5,-15" for 2nd-4th; 1st +15
+        "result_rounding": "none",
+        "tie_break": "split",
+    }
+    comparison = compare(game)
+    assert comparison["ok"], comparison["mismatches"]
+    assert comparison["hands"] == comparison["matching"] == 4
+    assert comparison["rules"] == game.record["rules"]
+    assert comparison["final"] == {
+        "scores": [29300, 30700, 29300, 30700],
+        "result": [-10700, 10700, -10700, 10700],
+    }
+    # The reconnection tag in the middle (<UN n0=...> alone) does not rename anyone.
+    assert len(game.record["hands"]) == 4
 
 
 def test_the_tenhou6_json_carries_its_start_points_too():
@@ -171,3 +201,27 @@ def test_the_import_keeps_the_start_points_and_shows_them(tmp_path, capsys):
     again = PRIVATE.replace("<GO ", '<SHUFFLE seed="x" ref="web-2"/><GO ')
     page = web.post(f"/clubs/{club.slug}/online-import/", {"log_text": again}).content.decode()
     assert 'id="online-rules"' in page and "start_points: 30000" in page
+
+
+def _chip_lobby_hand(paid: int) -> str:
+    """One real-shaped hand of a chip lobby (GO type 553: chips add 8 numbers to sc): a
+    non-dealer ron of 4 han 30 fu, paid ``paid``."""
+    change = paid // 100
+    return (
+        '<mjloggm ver="2.3"><GO type="553" lobby="0"/><UN n0="A" n1="B" n2="C" n3="D"/>'
+        '<INIT seed="0,0,0,1,1,1" ten="250,250,250,250" oya="0"/>'
+        f'<AGARI ba="0,0" ten="30,{paid},0" yaku="1,1,8,1,54,2" who="1" fromWho="2"'
+        f' sc="250,0,250,{change},250,-{change},250,0,0,0,0,2,0,-2,0,0" />'
+        f'<INIT seed="1,0,0,1,1,1" ten="250,{250 + change},{250 - change},250" oya="1"/>'
+        "</mjloggm>"
+    )
+
+
+@pytest.mark.parametrize(("paid", "rules"), [(8000, {"kiriage": True}), (7700, {})])
+def test_a_4_han_30_fu_hand_paid_as_a_mangan_says_the_lobby_rounds_up(paid, rules):
+    """Tenhou's chip lobbies pay 4 han 30 fu as a mangan (kiriage); the ranked lobby 7,700.
+    The chips' extra sc numbers are no points."""
+    game = parse_log(_chip_lobby_hand(paid))
+    assert game.record.get("rules", {}) == rules
+    comparison = compare(game)
+    assert comparison["ok"] and comparison["matching"] == 1, comparison["mismatches"]
