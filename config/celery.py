@@ -16,7 +16,7 @@ app.autodiscover_tasks(["tournaments.services", "tournaments.standings", "club.r
 
 class WorkerHeartbeat(bootsteps.StartStopStep):
     """Every worker writes a heartbeat into the cache on its timer; /health/ reads it
-    (config.health: the "worker" component)."""
+    (config.heartbeat; config.health's "worker" component)."""
 
     requires = ("celery.worker.components:Timer",)
 
@@ -25,8 +25,8 @@ class WorkerHeartbeat(bootsteps.StartStopStep):
         self.tref: Any = None
 
     def start(self, worker: Any) -> None:
-        # In the worker only: config.health reads the cache, which needs Django set up.
-        from config.health import HEARTBEAT_SECONDS, write_heartbeat
+        # In the worker only: the heartbeat is written to the cache, which needs Django set up.
+        from config.heartbeat import HEARTBEAT_SECONDS, write_heartbeat
 
         write_heartbeat()
         self.tref = worker.timer.call_repeatedly(HEARTBEAT_SECONDS, write_heartbeat)

@@ -6,13 +6,12 @@ the broker or the worker is down (pages and standings are still served from the 
 docs/reliability.md), and "down" with HTTP 503 only when the database does not answer.
 
 The worker's heartbeat: every Celery worker writes the time into the cache every
-HEARTBEAT_SECONDS (`WorkerHeartbeat` below, a worker bootstep); older than HEARTBEAT_STALE_SECONDS
-counts as down.
+HEARTBEAT_SECONDS (config.heartbeat, written by config.celery's `WorkerHeartbeat` bootstep); older
+than HEARTBEAT_STALE_SECONDS counts as down.
 """
 
 from __future__ import annotations
 
-import logging
 import time
 from typing import Any
 
@@ -20,11 +19,16 @@ from django.conf import settings
 from django.core.cache import cache
 from django.db import connection
 
-log = logging.getLogger(__name__)
+from config.heartbeat import (
+    HEARTBEAT_KEY,
+    HEARTBEAT_SECONDS,
+    HEARTBEAT_STALE_SECONDS,
+    write_heartbeat,
+)
 
-HEARTBEAT_KEY = "hanchan:worker-heartbeat"
-HEARTBEAT_SECONDS = 15
-HEARTBEAT_STALE_SECONDS = 60
+__all__ = ["HEARTBEAT_KEY", "HEARTBEAT_SECONDS", "HEARTBEAT_STALE_SECONDS", "write_heartbeat"]
+__all__ += ["check_broker", "check_cache", "check_database", "check_worker", "health_report"]
+
 PROBE_TIMEOUT_SECONDS = 1.0
 
 OK, DOWN, NOT_CONFIGURED = "ok", "down", "not_configured"
@@ -73,7 +77,7 @@ def check_broker() -> dict[str, Any]:
             finally:
                 client.close()
         else:  # another kombu transport: one connection attempt, no retries
-            # Here: config.celery imports config.health (the worker heartbeat).
+            # When needed: loading the Celery app reads the settings.
             from config.celery import app
 
             with app.connection_for_write() as conn:
@@ -109,11 +113,3 @@ def health_report() -> tuple[dict[str, Any], int]:
         return {"status": "down", "components": components}, 503
     degraded = any(c["status"] == DOWN for c in components.values())
     return {"status": "degraded" if degraded else "ok", "components": components}, 200
-
-
-def write_heartbeat() -> None:
-    """The worker is alive (called by WorkerHeartbeat on its timer)."""
-    try:
-        cache.set(HEARTBEAT_KEY, time.time(), HEARTBEAT_STALE_SECONDS * 4)
-    except Exception:
-        log.warning("could not write the worker heartbeat to the cache", exc_info=True)

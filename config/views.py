@@ -3,7 +3,7 @@ from typing import Any
 from django.http import HttpRequest, HttpResponse, HttpResponsePermanentRedirect, JsonResponse
 from django.shortcuts import render
 from django.templatetags.static import static
-from django.urls import URLPattern, URLResolver, reverse
+from django.urls import URLPattern, URLResolver, get_resolver, reverse
 from drf_spectacular.utils import extend_schema
 from drf_spectacular.views import SpectacularSwaggerView
 from rest_framework.permissions import AllowAny
@@ -68,11 +68,12 @@ class ApiRootView(APIView):
     permission_classes = [AllowAny]
 
     def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
-        from config import api_urls
-
+        # The "api" namespace's routes, as the URL configuration resolved them: config.api_urls
+        # imports this view, so it is not imported here (no import circle in config).
+        _prefix, api = get_resolver().namespace_dict["api"]
         root = reverse("api:root")
         resources = {}
-        for name in _api_route_names(api_urls.urlpatterns):
+        for name in _api_route_names(api.url_patterns):
             path = reverse(f"api:{name}")
             resources[path.removeprefix(root).strip("/")] = request.build_absolute_uri(path)
         return Response(
