@@ -64,6 +64,7 @@ from .designs import design
 from .quality import Quality, quality, session_quality
 from .search import greedy_round, improve
 from .swiss import swiss_round, swiss_session
+from .tables import choose_rounds, number_tables
 from .winds import balance_winds, wind_counts
 
 __all__ = [
@@ -127,6 +128,12 @@ def _labels(
 
 
 _RELABEL_STEPS_PER_PLAYER = 400
+# The choice of design rounds for indirect meetings: counted exchanges, fields up to this size
+# (each try measures every pair; past it the design's rounds are taken as drawn).
+_CHOOSE_TRIES = 60
+# Annealing steps of the table numbers (tables.number_tables), fields of up to 64 tables.
+_NUMBER_STEPS = 10_000
+_CHOOSE_MAX_PLAYERS = 200
 
 
 def _separate_groups(
@@ -262,6 +269,12 @@ def generate_plan(
         order = transversal + recursive
         if not separate:
             rng.shuffle(order)
+            if rounds < len(order) and players <= _CHOOSE_MAX_PLAYERS:
+                # Which of the design's rounds: the most shared opponents for pairs who
+                # never meet (issue 34); labels do not change that count.
+                pool = [built.rounds[i]() for i in order]
+                picked = choose_rounds(pool, rounds, players, rng, _CHOOSE_TRIES)
+                order = [order[i] for i in picked]
         labels = _labels(players, built.columns, gid, rng, size)
         for i in order[:rounds]:
             plan.append([[labels[p] for p in t] for t in built.rounds[i]()])
@@ -292,6 +305,8 @@ def generate_plan(
             history=past,
         )
     plan = balance_winds(plan)
+    # Table numbers last: they change neither meetings nor winds (tables.py).
+    plan = number_tables(plan, rng, _NUMBER_STEPS if len(plan[0]) <= 64 else 0)
     if progress is not None:
         progress(1.0)
     return plan

@@ -17,8 +17,11 @@ the affine plane of order 4, 5 rounds), and for n = 4q it is a resolvable transv
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
 
 from .core import Round
 
@@ -223,7 +226,54 @@ def _cyclic_rounds(players: int) -> list[RoundBuilder]:
     return [build(g) for g in range(m)]
 
 
-def design(players: int, size: int = 4) -> Design:
+# Base rounds found offline by ``build_designs.py`` (``python -m tournaments.seating.build_designs``
+# rebuilds the file; the tests check every stored design pair-disjoint):
+#   "orbits": k orbits of Z_m plus fixed points, as CYCLIC above ({"m", "orbits", "base"}:
+#             base tables of orbit points i*m + x; the first ones also hold fixed point b);
+#   "rotational": a 1-rotational resolvable 2-(3m+1, 4, 1) design over Z_3m + {inf}
+#             ({"m", "blocks"}: round g holds {inf, g, g+m, g+2m} and B + j*m + g for each
+#             block B and j = 0, 1, 2); every pair meets exactly once over its m rounds.
+DATA = Path(__file__).with_name("designs.json")
+
+
+@cache
+def stored() -> dict[int, dict]:
+    return {int(n): entry for n, entry in json.loads(DATA.read_text()).items()}
+
+
+def stored_rounds(players: int, entry: dict) -> list[Round]:
+    m = entry["m"]
+    out: list[Round] = []
+    if "blocks" in entry:
+        big = 3 * m
+        for g in range(m):
+            rnd = [[big, g, g + m, g + 2 * m]]
+            for block in entry["blocks"]:
+                for j in range(3):
+                    rnd.append([(x + j * m + g) % big for x in block])
+            out.append(rnd)
+        return out
+    k = entry["orbits"]
+    fixed = players - k * m
+    for g in range(m):
+        rnd = []
+        for b, table in enumerate(entry["base"]):
+            seats = [(p // m) * m + (p % m + g) % m for p in table]
+            if b < fixed:
+                seats.append(k * m + b)
+            rnd.append(seats)
+        out.append(rnd)
+    return out
+
+
+def _stored_builders(players: int) -> list[RoundBuilder]:
+    def builder(rnd: Round) -> RoundBuilder:
+        return lambda: [list(t) for t in rnd]
+
+    return [builder(rnd) for rnd in stored_rounds(players, stored()[players])]
+
+
+def design(players: int, size: int = 4, *, use_data: bool = True) -> Design:
     """The largest pair-disjoint set of rounds this module can build for `players` at tables
     of `size` (4, or 3 under three-player rules; size | players). Tables of three use three
     columns and shifts 0, 1, 2 (m rounds for odd m, m/2 for even m over Z_m)."""
@@ -235,4 +285,6 @@ def design(players: int, size: int = 4) -> Design:
     if size == 4 and players in CYCLIC and CYCLIC[players][0] > len(rounds):
         # No column structure: groups are kept apart by the search (__init__.generate_plan).
         return Design(players=players, columns=m, rounds=_cyclic_rounds(players), transversal=0)
+    if size == 4 and use_data and players in stored() and stored()[players]["m"] > len(rounds):
+        return Design(players=players, columns=m, rounds=_stored_builders(players), transversal=0)
     return Design(players=players, columns=m, rounds=rounds, transversal=transversal)

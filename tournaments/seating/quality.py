@@ -8,6 +8,7 @@ from itertools import combinations, pairwise
 from typing import Any
 
 from .core import Plan, SeatingError, validate_plan
+from .tables import revisits, revisits_least, shared_opponents_aim, shared_opponents_most
 from .winds import wind_counts
 
 
@@ -27,9 +28,26 @@ class Quality:
     # the tables of a session must share some); None when no groups were given.
     group_pairs: int | None = None
     group_pairs_least: int | None = None
+    # Issue 34: the other qualities of a plan. Table revisits: sum over players of (sessions -
+    # distinct table numbers), and the least any numbering has (sessions past the table
+    # count). Wind spread least: 0 when every player can take each wind equally often (the
+    # session count a multiple of the winds), else 1. Shared opponents: the aim (the square
+    # root of the field, rounded up) and the most any plan without repeats can reach here.
+    table_revisits: int = 0
+    table_revisits_least: int = 0
+    wind_spread_least: int = 0
+    shared_opponents_aim: int | None = None
+    shared_opponents_most: int | None = None
 
     def to_dict(self) -> dict[str, int | float | None]:
         return asdict(self)
+
+    def _shared_note(self) -> str:
+        if self.min_shared_opponents_unmet is None or self.shared_opponents_aim is None:
+            return ""
+        most = self.shared_opponents_most
+        reach = "" if most is None else f", at most {most} without repeats"
+        return f" (aim {self.shared_opponents_aim}{reach})"
 
     def format(self) -> str:
         unmet = self.min_shared_opponents_unmet
@@ -39,9 +57,13 @@ class Quality:
             f" (least possible {self.extra_meetings_lower_bound})",
             f"Most meetings of a pair:   {self.max_meetings}",
             f"Wind spread:               {self.wind_spread}",
+            f"Wind spread least possible: {self.wind_spread_least}",
             "Fewest shared opponents of players who never met: "
-            + ("- (everyone met)" if unmet is None else str(unmet)),
+            + ("- (everyone met)" if unmet is None else str(unmet))
+            + self._shared_note(),
             f"Repeats in consecutive rounds: {self.consecutive_repeats}",
+            f"Table revisits:            {self.table_revisits}"
+            f" (least possible {self.table_revisits_least})",
         ]
         if self.rank_spread_mean is not None:
             lines.append(f"Mean rank spread per table (last round): {self.rank_spread_mean:.2f}")
@@ -150,7 +172,15 @@ def quality(plan: Plan, *, ranking: Sequence[int] | None = None, strict: bool = 
         last = plan[-1]
         spreads = [max(position[p] for p in t) - min(position[p] for p in t) for t in last if t]
         spread = sum(spreads) / len(spreads)
+    sizes = [len(t) for rnd in plan for t in rnd if t]
+    size = max(sizes, default=4)
     return Quality(
+        table_revisits=revisits(plan),
+        table_revisits_least=revisits_least(plan),
+        wind_spread_least=0 if len(plan) % size == 0 else 1,
+        # More than 4 sessions (issue 34): with 4 or fewer each player meets too few.
+        shared_opponents_aim=shared_opponents_aim(n) if len(plan) > 4 else None,
+        shared_opponents_most=shared_opponents_most(n, len(plan), size),
         players=n,
         rounds=len(plan),
         extra_meetings=extra,

@@ -1,4 +1,8 @@
-"""Generate a whole-tournament seating plan and print it (--json) or its quality report."""
+"""Generate a whole-tournament seating plan and print it (--json) or its quality report.
+
+The report (and the JSON's "quality") gives extra meetings (zero up to the sessions a known
+design allows), table revisits, the wind spread and the fewest shared opponents of players
+who never met, each beside the least possible or the aim (issue 34)."""
 
 from __future__ import annotations
 
@@ -20,7 +24,9 @@ class Command(BaseCommand):
         parser.add_argument("--seed", type=int, default=0)
         parser.add_argument("--time-budget", type=float, default=8.0)
         parser.add_argument(
-            "--json", action="store_true", help='print {"rounds": [[[E, S, W, N], ...], ...]}'
+            "--json",
+            action="store_true",
+            help='print {"rounds": [[[E, S, W, N], ...], ...], "quality": {...}}',
         )
 
     def handle(self, *args: Any, **options: Any) -> None:
@@ -33,7 +39,8 @@ class Command(BaseCommand):
             )
         except SeatingError as exc:
             raise CommandError(str(exc)) from exc
+        measured = quality(plan)
         if options["json"]:
-            self.stdout.write(json.dumps({"rounds": plan}))
+            self.stdout.write(json.dumps({"rounds": plan, "quality": measured.to_dict()}))
         else:
-            self.stdout.write(quality(plan).format())
+            self.stdout.write(measured.format())

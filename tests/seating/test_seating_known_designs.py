@@ -1,0 +1,110 @@
+"""Issue 34: zero repeats wherever a design is known (the shipped designs.json), and the other
+qualities every plan reports: table revisits, winds, shared opponents. Pure, no database."""
+
+import random
+from collections import Counter
+from itertools import combinations
+
+import pytest
+
+from tournaments.seating import generate_plan, quality
+from tournaments.seating.build_designs import best_known, pair_disjoint
+from tournaments.seating.designs import design, stored, stored_rounds
+from tournaments.seating.tables import (
+    assignment,
+    fewest_shared,
+    number_tables,
+    revisits,
+    revisits_least,
+    shared_opponents_aim,
+    shared_opponents_most,
+)
+
+
+def meetings(plan: list[list[list[int]]]) -> Counter:
+    return Counter(pair for rnd in plan for t in rnd for pair in combinations(sorted(t), 2))
+
+
+@pytest.mark.parametrize("players", sorted(stored()))
+def test_every_stored_design_is_pair_disjoint(players: int) -> None:
+    rounds = stored_rounds(players, stored()[players])
+    assert pair_disjoint(rounds, players)
+    assert len(rounds) == stored()[players]["m"]
+
+
+@pytest.mark.parametrize("players", [40, 52])
+def test_resolvable_designs_seat_every_pair_once(players: int) -> None:
+    # n = 4 mod 12: a resolvable 2-(n,4,1) design, (n - 1) / 3 rounds, every pair once.
+    rounds = stored_rounds(players, stored()[players])
+    met = meetings(rounds)
+    assert len(rounds) == (players - 1) // 3
+    assert len(met) == players * (players - 1) // 2 and set(met.values()) == {1}
+
+
+@pytest.mark.parametrize(("players", "rounds"), [(40, 13), (40, 10), (52, 15), (52, 12)])
+def test_plans_have_no_repeat_up_to_the_known_design(players: int, rounds: int) -> None:
+    # Issue 34 measured 40x10 9, 40x12 44, 40x13 79 and 52x15 40 extra meetings.
+    assert len(design(players).rounds) >= rounds <= best_known(players)
+    plan = generate_plan(players=players, rounds=rounds, seed=1)
+    for rnd in plan:
+        assert sorted(p for t in rnd for p in t) == list(range(players))
+    q = quality(plan)
+    assert q.extra_meetings == 0
+    assert q.wind_spread == q.wind_spread_least == (0 if rounds % 4 == 0 else 1)
+
+
+def test_quality_reports_the_other_qualities() -> None:
+    plan = generate_plan(players=100, rounds=12, seed=1)
+    q = quality(plan)
+    assert (q.table_revisits, q.table_revisits_least) == (revisits(plan), 0)
+    assert q.shared_opponents_aim == 10  # ceil(sqrt(100))
+    assert q.min_shared_opponents_unmet is not None
+    text = q.format()
+    assert f"Table revisits:            {q.table_revisits} (least possible 0)" in text
+    assert "(aim 10, at most 18 without repeats)" in text
+    # Four sessions or fewer: no aim for shared opponents (too few meetings).
+    assert quality(plan[:4]).shared_opponents_aim is None
+
+
+def test_table_revisits_least_counts_sessions_past_the_table_count() -> None:
+    # 8 players at 2 tables over 3 sessions: each player sits somewhere twice at least.
+    plan = [
+        [[0, 1, 2, 3], [4, 5, 6, 7]],
+        [[0, 4, 1, 5], [2, 6, 3, 7]],
+        [[0, 6, 1, 7], [2, 4, 3, 5]],
+    ]
+    assert revisits_least(plan) == 8
+    # As written 0 and 1 sit at table 1 all three times (2 revisits each), the others twice.
+    assert revisits(plan) == 2 + 2 + 6 * 1
+    # Here 0-1, 2-3, 4-5 and 6-7 always sit together: each of the 8 numberings of the three
+    # rounds seats one of these pairs at one number three times, so 10 is the least.
+    renumbered = number_tables([[list(t) for t in r] for r in plan], random.Random(1), 1000)
+    assert revisits(renumbered) == 10
+    assert [sorted(map(sorted, r)) for r in renumbered] == [sorted(map(sorted, r)) for r in plan]
+
+
+def test_numbering_keeps_tables_and_seats() -> None:
+    plan = generate_plan(players=40, rounds=8, seed=2)
+    shuffled = [[list(t) for t in rnd] for rnd in plan]
+    rng = random.Random(3)
+    for rnd in shuffled:
+        rng.shuffle(rnd)
+    renumbered = number_tables(shuffled, random.Random(4), 2000)
+    assert sorted(map(tuple, renumbered[0])) == sorted(map(tuple, plan[0]))
+    assert revisits(renumbered) <= revisits(shuffled)
+
+
+def test_assignment_is_least_cost() -> None:
+    cost = [[4, 1, 3], [2, 0, 5], [3, 2, 2]]
+    best = assignment(cost)
+    assert sorted(best) == [0, 1, 2]
+    assert sum(cost[r][c] for r, c in enumerate(best)) == 5  # 1 + 2 + 2
+
+
+def test_shared_opponents_bound_and_aim() -> None:
+    # 172 players, 15 sessions: 45 opponents each; at most 45 * 42 / 126 = 15 shared.
+    assert shared_opponents_most(172, 15) == 15
+    assert shared_opponents_aim(172) == 14 and shared_opponents_aim(16) == 4
+    assert shared_opponents_most(16, 5) is None
+    plan = [[[0, 1, 2, 3], [4, 5, 6, 7]], [[0, 4, 1, 5], [2, 6, 3, 7]]]
+    assert fewest_shared(plan, 8) == (4, 8)

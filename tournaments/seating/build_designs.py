@@ -1,0 +1,353 @@
+"""Offline search for the base rounds in ``designs.json`` (run once; its output is committed).
+
+    nice -n 10 .venv/bin/python -m tournaments.seating.build_designs [--sizes 40,52] [--check]
+
+Without ``--sizes`` it rebuilds every field n = 4 mod 12 that the constructions leave short
+(today 40 and 52: the shipped file, a few minutes of CPU); ``--sizes`` also tries the
+annealing over orbit base rounds for other fields (bounded, usually fruitless for the
+tight ones: 32, 36, 44, 48; see docs/seating.md).
+
+For each field of 16-172 players (tables of four) where the constructions of ``designs.py``
+give fewer pair-disjoint rounds than the best known (Miller et al., Symmetry 2020; the bound
+floor((n - 1) / 3); at most ``MAX_ROUNDS`` wanted), it looks for a *base round* over Z_m:
+k orbits of m points (x, i) plus f fixed points, whose m translates (x -> x + g) are m
+pair-disjoint rounds. Fixed point b sits at base table b with three points of different
+orbits (so it meets each of their orbits once over the translates); the other tables hold
+four orbit points. Two points at one table, (x, i) and (y, j), cover the "difference class"
+(i, j, y - x) (for i == j the class of {d, -d}; d = m/2 is not allowed: its translate by
+m/2 is the same pair). No pair meets twice over the translates exactly when every class is
+covered at most once. n = 3m + 1 gives a resolvable 2-(n,4,1) design (every pair once).
+
+The search is a tabu search on swaps of two points between base tables, minimising the
+classes covered twice; bounded by a count of steps per attempt and a count of attempts,
+seeded (``random.Random(f"{n}:{m}:{k}:{attempt}")``), so a rerun prints the same file.
+``--check`` rebuilds every stored design and checks it (the tests do the same).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import random
+import sys
+from itertools import combinations
+
+from .designs import DATA, design, stored_rounds
+
+MAX_ROUNDS = 15
+# Miller, Barr, Gao, Olafsson, Soltanifar: the zero-repeat round counts they give (issue 34).
+MILLER = {
+    16: 5, 20: 5, 24: 7, 28: 9, 32: 10, 36: 11, 40: 13, 44: 14, 48: 15, 52: 17, 56: 18,
+    60: 19, 64: 21, 80: 26, 100: 33, 128: 42, 172: 57,
+}  # fmt: skip
+STEPS = 200_000  # tabu steps per attempt
+ATTEMPTS = 40
+ROTATIONAL_NODES = 200_000  # depth-first nodes per attempt
+
+
+def best_known(players: int) -> int:
+    """Rounds with no repeated pair that a known design reaches (the bound past Miller's list)."""
+    return MILLER.get(players, (players - 1) // 3)
+
+
+def wanted(players: int) -> int:
+    return min(best_known(players), MAX_ROUNDS)
+
+
+def shapes(players: int, rounds: int) -> list[tuple[int, int, int]]:
+    """(m, k, f) with k*m + f = players and m >= rounds, most spare classes first."""
+    out = []
+    for m in range(rounds, players // 3 + 1):
+        for k in range(3, players // m + 1):
+            f = players - k * m
+            if f < 0 or 3 * f > k * m or (k * m - 3 * f) % 4 or f > players // 4:
+                continue
+            used = 3 * f + 6 * (k * m - 3 * f) // 4
+            spare = k * (k - 1) // 2 * m + k * ((m - 1) // 2) - used
+            if spare >= 0:
+                out.append((spare, m, k, f))
+    out.sort(key=lambda s: (-s[0], s[1]))
+    return [(m, k, f) for _, m, k, f in out]
+
+
+class _Classes:
+    def __init__(self, m: int, k: int) -> None:
+        self.m, self.k = m, k
+        # class id of the pair (p, q), p = i*m + x; -1 for a forbidden pair (d = m/2, or d = 0)
+        n = m * k
+        self.of = [[-1] * n for _ in range(n)]
+        ids: dict[tuple[int, int, int], int] = {}
+        for p in range(n):
+            i, x = divmod(p, m)
+            for q in range(n):
+                j, y = divmod(q, m)
+                if p == q:
+                    continue
+                if i < j:
+                    key = (i, j, (y - x) % m)
+                elif i > j:
+                    key = (j, i, (x - y) % m)
+                else:
+                    d = (y - x) % m
+                    if 2 * d == m:
+                        continue
+                    key = (i, i, min(d, m - d))
+                self.of[p][q] = ids.setdefault(key, len(ids))
+        self.count = len(ids)
+
+
+def search(players: int, m: int, k: int, f: int, seed: str, steps: int) -> list[list[int]] | None:
+    """Base tables (orbit points i*m + x; the first f tables also hold fixed point b) covering
+    no difference class twice, or None within `steps` tabu steps."""
+    rng = random.Random(seed)
+    cls = _Classes(m, k)
+    of = cls.of
+    points = list(range(k * m))
+    # A start in which the fixed tables hold one point of orbits 0, 1, 2 each.
+    rng.shuffle(points)
+    tables: list[list[int]] = []
+    by_orbit = [[p for p in points if p // m == i] for i in range(k)]
+    for _ in range(f):
+        orbits = rng.sample([i for i in range(k) if by_orbit[i]], 3) if k > 3 else [0, 1, 2]
+        tables.append([by_orbit[i].pop() for i in orbits])
+    rest = [p for ps in by_orbit for p in ps]
+    rng.shuffle(rest)
+    tables += [rest[i : i + 4] for i in range(0, len(rest), 4)]
+    where = [0] * (k * m)
+    for t, table in enumerate(tables):
+        for p in table:
+            where[p] = t
+    count = [0] * cls.count
+    bad = 0  # forbidden pairs + same-orbit pairs at fixed tables
+
+    def pair_cost(p: int, q: int, t: int) -> int:
+        c = of[p][q]
+        if c < 0 or (t < f and p // m == q // m):
+            return 1
+        return 0
+
+    for t, table in enumerate(tables):
+        for p, q in combinations(table, 2):
+            c = of[p][q]
+            if c >= 0:
+                count[c] += 1
+            bad += pair_cost(p, q, t)
+    cost = bad + sum(c - 1 for c in count if c > 1)
+    # Simulated annealing on swaps: a point in conflict with any point at another table,
+    # a worsening accepted with probability exp(-delta / temperature).
+    temperature = 0.6
+    for _step in range(steps):
+        if cost == 0:
+            return [list(t) for t in tables]
+        p = rng.randrange(k * m)
+        q = rng.randrange(k * m)
+        ta, tb = where[p], where[q]
+        if ta == tb:
+            continue
+        a_rest = [u for u in tables[ta] if u != p]
+        b_rest = [v for v in tables[tb] if v != q]
+        d = _swap_delta(p, q, ta, tb, a_rest, b_rest, of, count, f, m)
+        if d > 0 and rng.random() >= math.exp(-d / temperature):
+            continue
+        for u in a_rest:
+            _add(p, u, -1, of, count)
+            _add(q, u, 1, of, count)
+        for v in b_rest:
+            _add(q, v, -1, of, count)
+            _add(p, v, 1, of, count)
+        tables[ta][tables[ta].index(p)] = q
+        tables[tb][tables[tb].index(q)] = p
+        where[p], where[q] = tb, ta
+        cost += d
+    return None
+
+
+def rotational(m: int, seed: str, limit: int) -> list[list[int]] | None:
+    """Base blocks of a 1-rotational resolvable 2-(3m+1, 4, 1) design over Z_3m + {inf}
+    (m = 1 mod 4): (m - 1) / 4 blocks of four whose residues mod m are 1..m-1 once each and
+    whose 12 (m - 1) / 4 differences are distinct and never a multiple of m (those are the
+    table {inf, 0, m, 2m}'s). Depth-first, `limit` nodes at most."""
+    big = 3 * m
+    rng = random.Random(seed)
+    blocks: list[list[int]] = []
+    taken = [False] * m
+    taken[0] = True
+    nodes = 0
+
+    def fits(block: list[int], x: int, used: int) -> list[int] | None:
+        new: list[int] = []
+        for y in block:
+            for d in ((x - y) % big, (y - x) % big):
+                if d % m == 0 or used >> d & 1 or d in new:
+                    return None
+                new.append(d)
+        return new
+
+    def place(used: int) -> list[list[int]] | None:
+        nonlocal nodes
+        nodes += 1
+        if nodes > limit:
+            return None
+        if len(blocks) == (m - 1) // 4:
+            return [list(b) for b in blocks]
+        r = taken.index(False)
+        starts = [r] if not blocks else [r + j * m for j in range(3)]
+        rng.shuffle(starts)
+        for x in starts:
+            taken[r] = True
+            blocks.append([x])
+            found = grow(used)
+            blocks.pop()
+            taken[r] = False
+            if found is not None or nodes > limit:
+                return found
+        return None
+
+    def grow(used: int) -> list[list[int]] | None:
+        nonlocal nodes
+        block = blocks[-1]
+        if len(block) == 4:
+            return place(used)
+        nodes += 1
+        if nodes > limit:
+            return None
+        low = block[-1] % m
+        options = [x for x in range(big) if not taken[x % m] and x % m > low]
+        rng.shuffle(options)
+        for x in options:
+            new = fits(block, x, used)
+            if new is None:
+                continue
+            block.append(x)
+            taken[x % m] = True
+            found = grow(used | sum(1 << d for d in new))
+            block.pop()
+            taken[x % m] = False
+            if found is not None or nodes > limit:
+                return found
+        return None
+
+    return place(0)
+
+
+def _add(p: int, q: int, by: int, of: list[list[int]], count: list[int]) -> None:
+    c = of[p][q]
+    if c >= 0:
+        count[c] += by
+
+
+def _swap_delta(
+    p: int,
+    q: int,
+    ta: int,
+    tb: int,
+    a_rest: list[int],
+    b_rest: list[int],
+    of: list[list[int]],
+    count: list[int],
+    f: int,
+    m: int,
+) -> int:
+    """Change of cost when p (table ta) and q (table tb) trade places."""
+    change: dict[int, int] = {}
+    d = 0
+    for x, keep, t, sign in (
+        (p, a_rest, ta, -1),
+        (q, b_rest, tb, -1),
+        (q, a_rest, ta, 1),
+        (p, b_rest, tb, 1),
+    ):
+        for u in keep:
+            c = of[x][u]
+            if c < 0 or (t < f and x // m == u // m):
+                d += sign
+            if c >= 0:
+                change[c] = change.get(c, 0) + sign
+    for c, by in change.items():
+        before = count[c]
+        after = before + by
+        d += max(after - 1, 0) - max(before - 1, 0)
+    return d
+
+
+def pair_disjoint(rounds: list[list[list[int]]], players: int) -> bool:
+    seen: set[tuple[int, int]] = set()
+    for rnd in rounds:
+        if sorted(p for t in rnd for p in t) != list(range(players)):
+            return False
+        for table in rnd:
+            if len(table) != 4:
+                return False
+            for pair in combinations(sorted(table), 2):
+                if pair in seen:
+                    return False
+                seen.add(pair)
+    return True
+
+
+def find(players: int, rounds: int, attempts: int = ATTEMPTS, steps: int = STEPS) -> dict | None:
+    m = (players - 1) // 3
+    if players % 12 == 4 and m >= rounds:
+        for attempt in range(attempts):
+            blocks = rotational(m, f"{players}:rotational:{attempt}", ROTATIONAL_NODES)
+            if blocks is not None:
+                entry = {"m": m, "blocks": blocks}
+                assert pair_disjoint(stored_rounds(players, entry), players)
+                return entry
+            print(f"  {players}: rotational attempt {attempt} failed", file=sys.stderr)
+    for m, k, f in shapes(players, rounds)[:4]:
+        for attempt in range(attempts):
+            base = search(players, m, k, f, f"{players}:{m}:{k}:{attempt}", steps)
+            if base is not None:
+                entry = {"m": m, "orbits": k, "base": base}
+                assert pair_disjoint(stored_rounds(players, entry), players)
+                return entry
+            print(f"  {players}: m={m} k={k} f={f} attempt {attempt} failed", file=sys.stderr)
+    return None
+
+
+def main(argv: list[str] | None = None) -> int:
+
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--sizes", help="comma-separated field sizes (default: every gap)")
+    parser.add_argument("--check", action="store_true", help="only check the stored designs")
+    args = parser.parse_args(argv)
+    stored = json.loads(DATA.read_text()) if DATA.exists() else {}
+    if args.check:
+        for key, entry in stored.items():
+            n = int(key)
+            ok = pair_disjoint(stored_rounds(n, entry), n)
+            print(f"{n}: {entry['m']} rounds {'ok' if ok else 'BROKEN'}")
+            if not ok:
+                return 1
+        return 0
+    sizes = (
+        [int(s) for s in args.sizes.split(",")]
+        if args.sizes
+        else [
+            n
+            for n in range(16, 173, 4)
+            if n % 12 == 4 and len(design(n, use_data=False).rounds) < wanted(n)
+        ]
+    )
+    for n in sizes:
+        found = find(n, wanted(n))
+        if found is None:
+            print(f"{n}: no base round found for {wanted(n)} rounds", file=sys.stderr)
+            continue
+        print(f"{n}: {found['m']} rounds")
+        stored[str(n)] = found
+    DATA.write_text(
+        "{\n"
+        + ",\n".join(
+            f'"{n}": {json.dumps(stored[n], separators=(",", ":"))}'
+            for n in sorted(stored, key=int)
+        )
+        + "\n}\n"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

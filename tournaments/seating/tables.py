@@ -1,0 +1,234 @@
+"""Table numbers and the choice of design rounds: the qualities of a plan beyond repeats.
+
+Table numbers (Lester, SAT 2021: no player at the same table number twice where the session
+count allows). Which table of a round gets which number never changes who meets whom or the
+winds, so after everything else each round's tables are renumbered: round by round, each
+table (the most constrained first) takes the free number its players have visited least,
+then simulated annealing on exchanges of two tables' numbers in one round, a counted number
+of them. A player needs a revisit past as many sessions as there are tables (the "least
+possible" reported); where players always meet in the same groups more can be forced.
+
+Indirect meetings: for every pair who never meet, the players who meet both. When a design
+has more pair-disjoint rounds than the plan needs, which ones it takes changes that count;
+``choose_rounds`` exchanges a chosen round for an unused one while the fewest shared
+opponents grows (a counted number of tries).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Sequence
+
+from .core import Plan
+
+
+def revisits(plan: Sequence[Sequence[Sequence[int]]]) -> int:
+    """Sum over players of (sessions played - distinct table numbers)."""
+    seen: dict[int, set[int]] = {}
+    played: dict[int, int] = {}
+    for rnd in plan:
+        for t, table in enumerate(rnd):
+            for p in table:
+                seen.setdefault(p, set()).add(t)
+                played[p] = played.get(p, 0) + 1
+    return sum(played[p] - len(seen[p]) for p in played)
+
+
+def revisits_least(plan: Sequence[Sequence[Sequence[int]]]) -> int:
+    """What any numbering must have: a player's sessions past the table count."""
+    played: dict[int, int] = {}
+    for rnd in plan:
+        for table in rnd:
+            for p in table:
+                played[p] = played.get(p, 0) + 1
+    tables = min((len(rnd) for rnd in plan), default=0)
+    return sum(max(0, c - tables) for c in played.values())
+
+
+def number_tables(plan: Plan, rng: random.Random, steps: int) -> Plan:
+    """The plan with each round's tables reordered (index = table number) to keep players
+    off numbers they sat at before; tables and seats unchanged."""
+    if not plan:
+        return plan
+    visits: dict[int, dict[int, int]] = {}
+    out: Plan = []
+    for rnd in plan:
+        count = len(rnd)
+        free = list(range(count))
+        placed: list[list[int] | None] = [None] * count
+        # Most constrained table first: the one whose players have visited most numbers.
+        order = sorted(
+            range(count),
+            key=lambda t: -len({k for p in rnd[t] for k in visits.get(p, {})}),
+        )
+        for t in order:
+            table = rnd[t]
+            pick, pick_cost = free[0], None
+            for k in free:
+                cost = sum(visits.get(p, {}).get(k, 0) for p in table)
+                if pick_cost is None or cost < pick_cost:
+                    pick, pick_cost = k, cost
+                    if cost == 0:
+                        break
+            free.remove(pick)
+            placed[pick] = list(table)
+            for p in table:
+                mine = visits.setdefault(p, {})
+                mine[pick] = mine.get(pick, 0) + 1
+        out.append([t for t in placed if t is not None])
+    # Then simulated annealing on exchanges of two tables' numbers in one round (the
+    # temperature falls linearly to 0 over `steps` tries: a count, no clock); the best
+    # numbering seen is kept.
+    least = revisits_least(out)
+    current = best_count = revisits(out)
+    best = [[list(t) for t in rnd] for rnd in out]
+
+    def here(table: Sequence[int], k: int, own: int) -> int:
+        return sum(visits[p].get(k, 0) > own for p in table)
+
+    for step in range(steps):
+        if best_count <= least:
+            break
+        rnd = out[rng.randrange(len(out))]
+        a, b = rng.sample(range(len(rnd)), 2)
+        ta, tb = rnd[a], rnd[b]
+        delta = here(ta, b, 0) + here(tb, a, 0) - here(ta, a, 1) - here(tb, b, 1)
+        if delta > 0:
+            heat = 0.6 * (1 - step / steps)
+            if heat <= 0 or rng.random() >= math.exp(-delta / heat):
+                continue
+        for table, old, new in ((ta, a, b), (tb, b, a)):
+            for p in table:
+                visits[p][old] -= 1
+                visits[p][new] = visits[p].get(new, 0) + 1
+        rnd[a], rnd[b] = tb, ta
+        current += delta
+        if current < best_count:
+            best_count = current
+            best = [[list(t) for t in r] for r in out]
+    return best
+
+
+def assignment(cost: Sequence[Sequence[int]]) -> list[int]:
+    """Row -> column of a least-cost perfect matching of a square matrix (the Hungarian
+    method with potentials, O(n^3))."""
+    n = len(cost)
+    big = 1 << 60
+    u, v = [0] * (n + 1), [0] * (n + 1)
+    match = [0] * (n + 1)  # column -> row (1-based; 0 = free)
+    way = [0] * (n + 1)
+    for row in range(1, n + 1):
+        match[0] = row
+        col = 0
+        low = [big] * (n + 1)
+        used = [False] * (n + 1)
+        while True:
+            used[col] = True
+            r, delta, nxt = match[col], big, 0
+            cr = cost[r - 1]
+            for j in range(1, n + 1):
+                if not used[j]:
+                    c = cr[j - 1] - u[r] - v[j]
+                    if c < low[j]:
+                        low[j], way[j] = c, col
+                    if low[j] < delta:
+                        delta, nxt = low[j], j
+            for j in range(n + 1):
+                if used[j]:
+                    u[match[j]] += delta
+                    v[j] -= delta
+                else:
+                    low[j] -= delta
+            col = nxt
+            if match[col] == 0:
+                break
+        while col:
+            prev = way[col]
+            match[col] = match[prev]
+            col = prev
+    out = [0] * n
+    for j in range(1, n + 1):
+        out[match[j] - 1] = j - 1
+    return out
+
+
+def shared_opponents_most(players: int, rounds: int, size: int = 4) -> int | None:
+    """An upper bound on the fewest shared opponents of two players who never met, for a
+    plan with no repeat: a player meets d = (size - 1) * rounds others, each of whom meets at
+    most d - size + 1 players outside the first one's table that session, shared among the
+    n - 1 - d players the first one never met. None when everyone can meet everyone."""
+    met = (size - 1) * rounds
+    unmet = players - 1 - met
+    if unmet <= 0:
+        return None
+    return met * (met - size + 1) // unmet
+
+
+def shared_opponents_aim(players: int) -> int:
+    """Issue 34: at least the square root of the field (where the session count allows)."""
+    return math.isqrt(players - 1) + 1 if players > 1 else 0
+
+
+def fewest_shared(rounds: Sequence[Sequence[Sequence[int]]], players: int) -> tuple[int, int]:
+    """(fewest shared opponents over pairs who never met, how many pairs have that few);
+    (players, 0) when every pair met."""
+    opp = [0] * players
+    for rnd in rounds:
+        for table in rnd:
+            mask = 0
+            for p in table:
+                mask |= 1 << p
+            for p in table:
+                opp[p] |= mask & ~(1 << p)
+    low, ties = players, 0
+    full = (1 << players) - 1
+    for a in range(players):
+        mine = opp[a]
+        rest = full & ~mine & ~((1 << (a + 1)) - 1)  # players after a whom a never met
+        while rest:
+            bit = rest & -rest
+            rest ^= bit
+            shared = (mine & opp[bit.bit_length() - 1]).bit_count()
+            if shared < low:
+                low, ties = shared, 1
+            elif shared == low:
+                ties += 1
+    return low, ties
+
+
+def choose_rounds(
+    rounds: Sequence[Sequence[Sequence[int]]],
+    wanted: int,
+    players: int,
+    rng: random.Random,
+    tries: int,
+) -> list[int]:
+    """Indices of `wanted` of the pair-disjoint `rounds` (the first `wanted` to start with)
+    whose union leaves the most shared opponents to the pairs who never meet."""
+    chosen = list(range(wanted))
+    unused = list(range(wanted, len(rounds)))
+    if not unused or wanted == 0:
+        return chosen
+    score = fewest_shared([rounds[i] for i in chosen], players)
+    key = (score[0], -score[1])
+    for _ in range(tries):
+        i, j = rng.randrange(len(chosen)), rng.randrange(len(unused))
+        chosen[i], unused[j] = unused[j], chosen[i]
+        trial = fewest_shared([rounds[c] for c in chosen], players)
+        if (trial[0], -trial[1]) >= key:
+            key = (trial[0], -trial[1])
+        else:
+            chosen[i], unused[j] = unused[j], chosen[i]
+    return chosen
+
+
+__all__ = [
+    "choose_rounds",
+    "fewest_shared",
+    "number_tables",
+    "revisits",
+    "revisits_least",
+    "shared_opponents_aim",
+    "shared_opponents_most",
+]
