@@ -1,7 +1,7 @@
 """Seating benchmark against Mahjong Pantheon's figures (/work/shared/ANCHORS.md).
 
 Run: .venv/bin/python bench/seating.py [--seeds 3] [--quick] [--swiss-only] [--sizes 16x5,32x8]
-         [--small-fields]
+         [--small-fields] [--grid [--grid-players 16,40]]
 
 Whole-tournament plans: extra meetings, most meetings of a pair, wind spread and time (median
 over seeds), beside Pantheon's random seating (median of 3 seeds, default settings, commit
@@ -10,9 +10,10 @@ session seated by swiss_session; extra meetings, mean rank spread per table over
 2..S, back-to-back repeats, wind spread and the slowest session, beside Pantheon's Swiss with
 the ratio ours / theirs. Each session is told the event's session count (organisers plan it;
 it lets winds end balanced). Small fields (--small-fields, also in a full run): 24x6, 28x8 and
-36x10 whole-tournament plans from known designs, with the social golfer bound. The search is
-counted in iterations, so the figures do not depend on the machine's load; the times do (the
-load average is printed).
+36x10 whole-tournament plans from known designs, with the social golfer bound. The grid
+(--grid, issue 34): every field 16-172 x 4-15 sessions, ours beside the best known design.
+The search is counted in iterations, so the figures do not depend on the machine's load; the
+times do (the load average is printed).
 """
 
 from __future__ import annotations
@@ -28,6 +29,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from tournaments.seating import generate_plan, quality, swiss_session, wind_counts
+from tournaments.seating.build_designs import best_known
+from tournaments.seating.designs import design
 from tournaments.seating.swiss import competition_ranks
 
 # players, sessions -> random seating: extra meetings, most meetings, total time (s)
@@ -255,6 +258,56 @@ def bench_small_fields(seeds: int) -> None:
         )
 
 
+def bench_grid(players: list[int], sessions: list[int], seed: int) -> None:
+    """Issue 34: every field 16-172 x 4-15 sessions, one plan each (seed 1): ours beside
+    what the best known design gives. "design" columns: extra meetings 0 up to the sessions a
+    known design has no repeat for (Miller et al.; past them the counting bound), table
+    revisits least possible, wind spread least possible, and for the fewest shared opponents
+    the aim ceil(sqrt n) capped by the most a repeat-free plan can reach (- when every pair
+    meets, or at 4 sessions or fewer)."""
+    print()
+    print(f"Grid of random plans (seed {seed}): ours / design's")
+    head = (
+        f"{'case':>8} | {'extra':>9} | {'revisits':>9} | {'wind':>5} | {'shared':>9} | "
+        f"{'zero-repeat sessions: ours / known':>34} | {'CPU s':>5}"
+    )
+    print(head)
+    print("-" * len(head))
+    totals = {"extra": 0, "rev": 0, "wind": 0, "short": 0, "cases": 0, "ok": 0}
+    for n in players:
+        built = len(design(n).rounds)
+        for r in sessions:
+            start = time.process_time()
+            q = quality(generate_plan(players=n, rounds=r, seed=seed))
+            took = time.process_time() - start
+            known = best_known(n)
+            design_extra = 0 if r <= known else q.extra_meetings_lower_bound
+            aim = q.shared_opponents_aim
+            most = q.shared_opponents_most
+            target = None if aim is None or most is None else min(aim, most)
+            shared = q.min_shared_opponents_unmet
+            ok = q.extra_meetings <= design_extra and q.wind_spread <= q.wind_spread_least
+            totals["cases"] += 1
+            totals["ok"] += ok
+            totals["extra"] += q.extra_meetings - design_extra
+            totals["rev"] += q.table_revisits - q.table_revisits_least
+            if target is not None and shared is not None and shared < target:
+                totals["short"] += 1
+            print(
+                f"{n:>4}x{r:<3} | {q.extra_meetings:>4} / {design_extra:<2} | "
+                f"{q.table_revisits:>4} / {q.table_revisits_least:<2} | "
+                f"{q.wind_spread:>1} / {q.wind_spread_least:<1} | "
+                f"{'-' if shared is None else shared:>4} / "
+                f"{'-' if target is None else target:<2} | "
+                f"{min(built, 15):>17} / {min(known, 15):<14} | {took:>5.1f}"
+            )
+    print(
+        f"{totals['ok']} of {totals['cases']} plans with the design's extra meetings and winds;"
+        f" extra meetings beyond the designs {totals['extra']}; revisits beyond the least"
+        f" possible {totals['rev']}; {totals['short']} plans below the shared-opponent aim"
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--seeds", type=int, default=3)
@@ -267,6 +320,10 @@ def main() -> None:
     parser.add_argument(
         "--wind-bound", action="store_true", help="only the balanced-winds bound at 1000x12"
     )
+    parser.add_argument(
+        "--grid", action="store_true", help="only the 16-172 x 4-15 grid of random plans"
+    )
+    parser.add_argument("--grid-players", help="grid fields as 16,40 (default 16..172 by 4)")
     args = parser.parse_args()
     print("load average at start: {:.2f} {:.2f} {:.2f}".format(*os.getloadavg()))
     if args.small_fields:
@@ -274,6 +331,15 @@ def main() -> None:
         return
     if args.wind_bound:
         bench_wind_end(args.seeds)
+        return
+    if args.grid:
+        fields = (
+            [int(x) for x in args.grid_players.split(",")]
+            if args.grid_players
+            else list(range(16, 173, 4))
+        )
+        bench_grid(fields, list(range(4, 16)), 1)
+        print("load average at end: {:.2f} {:.2f} {:.2f}".format(*os.getloadavg()))
         return
     seeds = 1 if args.quick else args.seeds
     sizes = list(PANTHEON_SWISS)
