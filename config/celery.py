@@ -1,4 +1,6 @@
-"""The Celery app; tasks live beside the services they wrap (`<app>/tasks.py`)."""
+"""The Celery app. Tasks live beside the services they wrap: `core/tasks.py` (found as
+`<app>.tasks`), `tournaments/services/tasks.py` (seating plans), `tournaments/standings/tasks.py`
+and `club/ratings/tasks.py` (the sub-packages listed below)."""
 
 import os
 from typing import Any

@@ -1,4 +1,4 @@
-"""Write services for players and clubs (see docs/TEAM.md for the conventions)."""
+"""Write services for players and clubs (docs/services.md says how they work)."""
 
 from .clubs import (
     add_member,

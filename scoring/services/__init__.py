@@ -1,4 +1,4 @@
-"""Write services for games and hands (see docs/TEAM.md for the conventions)."""
+"""Write services for games and hands (docs/services.md says how they work)."""
 
 from ._common import locked_games, mark_locked
 from .confirmations import confirm_game, confirm_hand

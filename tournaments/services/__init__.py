@@ -1,4 +1,4 @@
-"""Write services for tournaments (see docs/TEAM.md for the conventions)."""
+"""Write services for tournaments (docs/services.md says how they work)."""
 
 from .csv_import import import_registrations_csv
 from .penalties import add_penalty, add_table_penalty, cancel_penalty, lateness_points
