@@ -249,6 +249,24 @@ def test_substitute_form_errors_are_shown(
     assert "errorlist" in response.content.decode()
 
 
+def test_substitute_at_a_table_without_a_game_names_the_table(
+    organiser_client: Client, game: Any, tournament: Tournament
+) -> None:
+    """The console names a table, not a game (tournaments.services.substitute_at_table): a
+    table of the session without a game is the `table` field's error, and nothing changes."""
+    sub: Any = PlayerFactory(first_name="Sam", last_name="Sub")
+    RegistrationFactory(tournament=tournament, player=sub, is_substitute=True)
+    url = reverse("tournaments:session", args=[tournament.slug, game.table.session.number])
+    data = {"table": "9", "seat": "2", "substitute": sub.pk, "from_": "start", "reason": "ill"}
+    response = organiser_client.post(url, data)
+    assert response.status_code == 400
+    form = response.context["substitute_form"]
+    assert form.errors["table"] == ["No game at this table."]
+    assert game.seats.get(seat=2).player != sub
+    game.refresh_from_db()
+    assert not game.substitutes
+
+
 def test_publish_requires_closed_sessions(organiser_client: Client, game: Any) -> None:
     tournament = game.table.session.tournament
     organiser_client.post(reverse("tournaments:publish", args=[tournament.slug]))
