@@ -107,11 +107,11 @@ def assert_views_match_roster(
     # Projector standings: every row with its marks (dropped, substituted, fill-in, reserve).
     status, body = get(f"/t/{slug}/standings/projector/")
     assert status == 200
-    projector = _text(body)
+    lines = [_text(tr.encode()) for tr in re.findall(r"<tr>(.*?)</tr>", body.decode(), re.S)]
     for row in StandingRow.objects.filter(tournament_id=session.tournament_id).select_related(
         "player"
     ):
-        line = projector[projector.index(str(row.player)) :][:200]
+        line = next(line for line in lines if str(row.player) in line)
         for mark, words in MARK_WORDS.items():
             assert (words in line) == (mark in row.marks), (row.player, mark, line)
 

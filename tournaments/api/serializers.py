@@ -281,6 +281,45 @@ class TableSerializer(serializers.ModelSerializer):
         return game.pk if game is not None else None
 
 
+class MySeatSerializer(serializers.Serializer):
+    wind = serializers.IntegerField()
+    wind_name = serializers.CharField()
+    state = serializers.ChoiceField(
+        choices=["seated", "substitute", "replaced", "seat to fill"],
+        help_text="seated: you play the seat; substitute: you play it in place of `replaces`; "
+        "replaced: a substitute plays the seat the plan gave you (EMA 2025 7.3); seat to "
+        "fill: you were dropped and nobody plays it yet.",
+    )
+    replaces = RosterPersonSerializer(allow_null=True)
+    replaced_by = RosterPersonSerializer(allow_null=True)
+    message = serializers.CharField()
+
+
+def my_seat(seat: RosterSeat, player_id: int) -> dict[str, Any]:
+    """The player's own place at the roster seat `seat`, said in words too (my-table)."""
+    where = f"table {seat.table} ({seat.wind_name})"
+    if seat.substituted and seat.player.id == player_id:
+        state, message = "substitute", f"You play {where} as a substitute for {seat.registered}."
+    elif seat.substituted:
+        state = "replaced"
+        message = (
+            f"You were replaced by {seat.player} at {where}, a substitute (EMA 2025 7.3). "
+            "Please see the organisers."
+        )
+    elif seat.flagged:
+        state, message = "seat to fill", f"You were dropped; {where} waits for a substitute."
+    else:
+        state, message = "seated", f"You sit at {where}."
+    return {
+        "wind": seat.wind,
+        "wind_name": seat.wind_name,
+        "state": state,
+        "replaces": seat.registered.as_dict() if state == "substitute" else None,
+        "replaced_by": seat.player.as_dict() if state == "replaced" else None,
+        "message": message,
+    }
+
+
 class SeatingPlanSerializer(serializers.ModelSerializer):
     options = serializers.JSONField()
     plan = serializers.JSONField(help_text="rounds -> tables -> registration ids (E, S, W, N).")

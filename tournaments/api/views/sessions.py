@@ -5,7 +5,8 @@ reopen, seat swap, tables and the player's own table; tables by tournament, sess
 from __future__ import annotations
 
 import django_filters
-from django.db.models import QuerySet
+from django.db.models import Q, QuerySet
+from django.http import Http404
 from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
@@ -26,10 +27,11 @@ from tournaments.api.serializers import (
     SessionsInputSerializer,
     SwapInputSerializer,
     TableSerializer,
+    my_seat,
 )
 from tournaments.api.views.common import WRITE_ERRORS, TournamentResource
 from tournaments.models import Session, Table
-from tournaments.selectors import visible_tournaments
+from tournaments.selectors import session_roster, visible_tournaments
 
 
 class TournamentSessionsViewSet(TournamentResource):
@@ -139,11 +141,16 @@ class SessionViewSet(mixins.RetrieveModelMixin, ServiceViewSet):
         if player:
             if not player.isdigit() or int(player) > ID_BOUNDS["max_value"]:
                 raise ValidationFailed("player must be a player id.", field="player")
-            tables = tables.filter(seats__player_id=int(player))
+            tables = _with_player(tables, int(player))
         return Response(TableSerializer(tables, many=True).data)
 
     @extend_schema(
         summary="Where do I sit: the logged-in player's table in this session",
+        description="The table where the session roster has the player: the one they play "
+        "(also as a substitute), or the one the plan gave them that a substitute plays (EMA "
+        "2025 7.3). The answer adds `me` to the table (MySeat in the components: wind, "
+        "wind_name, state seated / substitute / replaced / seat to fill, replaces, "
+        "replaced_by, message) saying which, in words too.",
         responses={200: TableSerializer, **errors(403, 404)},
     )
     @action(detail=True, methods=["get"], url_path="my-table", url_name="my-table")
@@ -152,8 +159,19 @@ class SessionViewSet(mixins.RetrieveModelMixin, ServiceViewSet):
         me = player_of(request.user)
         if me is None:
             self.permission_denied(request, message="Log in with a user linked to a player.")
-        table = get_object_or_404(_tables(session), seats__player=me)
-        return Response(TableSerializer(table).data)
+        roster = session_roster(session)
+        seat = roster.seat_of(me.pk) or roster.planned_seat(me.pk)
+        if seat is None:
+            raise Http404("You have no seat in this session.")
+        table = get_object_or_404(_tables(session), pk=seat.table_id)
+        return Response({**TableSerializer(table).data, "me": my_seat(seat, me.pk)})
+
+
+def _with_player(tables: QuerySet[Table], player_id: int) -> QuerySet[Table]:
+    """The tables where the player was seated or plays as a substitute (the game's seat)."""
+    return tables.filter(
+        Q(seats__player_id=player_id) | Q(game__seats__player_id=player_id)
+    ).distinct()
 
 
 def _tables(session: Session) -> QuerySet[Table]:
@@ -168,7 +186,11 @@ def _tables(session: Session) -> QuerySet[Table]:
 class TableFilter(django_filters.FilterSet):
     tournament = django_filters.CharFilter(field_name="session__tournament__slug")
     session = django_filters.NumberFilter(field_name="session__number", **ID_BOUNDS)
-    player = django_filters.NumberFilter(field_name="seats__player_id", distinct=True, **ID_BOUNDS)
+    player = django_filters.NumberFilter(method="filter_player", **ID_BOUNDS)
+
+    def filter_player(self, queryset: QuerySet[Table], name: str, value: float) -> QuerySet[Table]:
+        # Seated there by the plan, or playing there as a substitute (issue 31).
+        return _with_player(queryset, int(value))
 
     class Meta:
         model = Table

@@ -153,8 +153,21 @@ class Registrations(ConsoleFormView):
                 getattr(messages, level)(self.request, text)
         elif self.posted == "drop":
             registration = data["registration"]
-            services.drop_player(actor=actor, registration=registration, reason=data["reason"])
+            dropped = services.drop_player(
+                actor=actor, registration=registration, reason=data["reason"]
+            )
             messages.success(self.request, _("%(name)s dropped.") % {"name": registration.player})
+            # Issue 31: the seats of sessions already seated are flagged; say where.
+            for seat in seats_to_replace(dropped):
+                if not seat["started"]:
+                    messages.warning(
+                        self.request,
+                        _(
+                            "%(name)s is still seated in session %(s)s at table %(t)s: seat "
+                            "a reserve there or re-seat the session before it starts."
+                        )
+                        % {"name": registration.player, "s": seat["session"], "t": seat["table"]},
+                    )
         else:
             self.disqualify(data["registration"], data["reason"])
 
