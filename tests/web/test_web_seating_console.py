@@ -19,6 +19,7 @@ from tests.factories import (
     TournamentFactory,
 )
 from tournaments.models import Registration, SeatingPlan, Session, StandingRow, Tournament
+from tournaments.seating import generate_plan, quality
 
 pytestmark = pytest.mark.django_db
 
@@ -127,3 +128,23 @@ def test_plan_page_shows_group_pairs_that_could_not_be_kept_apart(
     html = organiser_client.get(plan_url(plan)).content.decode()
     assert '<span id="q-groups">2</span>' in html
     assert "least possible 2" in html
+
+
+def test_plan_page_shows_the_other_qualities(
+    organiser_client: Client, tournament: Tournament, eight: list[Registration]
+) -> None:
+    # Issue 34: table revisits, winds and shared opponents beside the least possible / aim.
+    measured = quality(generate_plan(players=8, rounds=5, seed=1)).to_dict()
+    measured["min_shared_opponents_unmet"] = 1  # as a bigger field would have
+    measured["shared_opponents_aim"] = 3
+    plan = make_plan(tournament, eight, mode=SeatingPlan.Mode.RANDOM, quality=measured)
+    html = organiser_client.get(plan_url(plan)).content.decode()
+    assert f'<span id="q-revisits">{measured["table_revisits"]}</span>' in html
+    assert f"least possible {measured['table_revisits_least']}" in html
+    assert f'<span id="q-wind">{measured["wind_spread"]}</span>' in html
+    assert "(aim 3)" in html
+    # A plan stored before issue 34 has none of these figures: no empty "least possible".
+    old = {k: v for k, v in measured.items() if k not in ("table_revisits", "wind_spread_least")}
+    plan = make_plan(tournament, eight, mode=SeatingPlan.Mode.RANDOM, quality=old)
+    html = organiser_client.get(plan_url(plan)).content.decode()
+    assert 'id="q-revisits"' not in html and "least possible )" not in html
