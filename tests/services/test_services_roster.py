@@ -288,3 +288,82 @@ def test_reseat_from_a_session_keeps_earlier_ones_as_history(
     with pytest.raises(ValidationFailed) as err:
         reseat_from_session(actor=organiser, session=seated[0])
     assert err.value.field == "session"
+
+
+def _close_on_paper(organiser, session):
+    from scoring.services import enter_final_scores, finalize_game
+    from tournaments.services import close_session
+
+    start_session(actor=organiser, session=session)
+    for game in Game.objects.filter(table__session=session).order_by("table__number"):
+        game = enter_final_scores(actor=organiser, game=game, expected_version=game.version,
+                                  scores=[45000, 32000, 25000, 18000])  # fmt: skip
+        finalize_game(actor=organiser, game=game, expected_version=game.version)
+    close_session(actor=organiser, session=session)
+
+
+def test_swiss_says_which_standings_it_used_and_keeps_the_ranks_then(
+    tournament, organiser, seated, registrations, django_capture_on_commit_callbacks
+):
+    """Issue 31.4: Swiss seats from the closed sessions' standings, names them, and the plan
+    keeps each player's rank and points at generation time (the plan page shows those)."""
+    from tournaments.models import StandingRow
+    from tournaments.selectors import plan_tables
+    from tournaments.services import request_seating_plan
+    from tournaments.standings.services import recompute_standings
+
+    _close_on_paper(organiser, seated[0])
+    start_session(actor=organiser, session=seated[1])  # session 2 is open while planning
+    game = _game(seated[1], 1)
+    from scoring.services import enter_final_scores, finalize_game
+
+    game = enter_final_scores(actor=organiser, game=game, expected_version=game.version,
+                              scores=[18000, 25000, 32000, 45000])  # fmt: skip
+    finalize_game(actor=organiser, game=game, expected_version=game.version)
+    recompute_standings(tournament_id=tournament.pk)
+    with django_capture_on_commit_callbacks(execute=True):
+        plan = request_seating_plan(actor=organiser, tournament=tournament, mode="swiss",
+                                    options={"from_session": 3})  # fmt: skip
+    plan.refresh_from_db()
+    assert plan.status == SeatingPlan.Status.DONE, plan.error
+    used = plan.basis["standings"]
+    assert (used["closed_sessions"], used["open_sessions"]) == ([1], [2])
+    # Session 1 alone: the four table winners (45,000 on the sheet) share rank 1 with +30,000
+    # (15,000 over 30,000 and 15,000 uma); session 2's finished game is not counted.
+    winners = {r.player_id for r in registrations[0::4]}
+    top = [e for e in used["ranks"] if e["rank"] == 1]
+    assert {e["player"] for e in top} == winners and {e["points"] for e in top} == {30000}
+    # Later the standings change: the plan's names still carry the ranks it was made from.
+    StandingRow.objects.filter(tournament=tournament).update(rank=99, total=-1)
+    names = plan_tables(plan, "%(name)s (%(rank)s., %(points)s)")
+    shown = " ".join(name for table in names[0] for name in table)
+    assert "(1., 30000)" in shown and "(99., -1)" not in shown
+
+
+def test_marks_on_the_standings_csv_and_rows(tournament, organiser, seated, registrations):
+    """Issue 31.5: dropped, substituted, fill-in and reserve marks in the standings rows and
+    the CSV (the pages read StandingRow.marks)."""
+    import csv
+    import io
+
+    from tournaments.models import StandingRow
+    from tournaments.standings.exports import standings_csv
+    from tournaments.standings.services import recompute_standings
+
+    reserve = register_player(actor=organiser, tournament=tournament, first_name="Rae",
+                              last_name="Reserve", role="reserve")  # fmt: skip
+    substitute_player(actor=organiser, game=_game(seated[0], 1), seat=0,
+                      substitute=reserve.player, reason="ill")  # fmt: skip
+    _close_on_paper(organiser, seated[0])
+    drop_player(actor=organiser, registration=registrations[5], reason="left")
+    recompute_standings(tournament_id=tournament.pk)
+    rows = {r.player_id: r for r in StandingRow.objects.filter(tournament=tournament)}
+    assert rows[registrations[0].player_id].marks == ["substituted"]
+    assert rows[registrations[5].player_id].marks == ["dropped"]
+    assert rows[reserve.player_id].marks == ["reserve"] and rows[reserve.player_id].rank is None
+    table = list(csv.reader(io.StringIO(standings_csv(tournament))))
+    header = table[0]
+    by_name = {(r[1], r[2]): dict(zip(header, r, strict=True)) for r in table[1:]}
+    first = registrations[0].player
+    assert by_name[(first.first_name, first.last_name)]["Substituted"] == "yes"
+    assert by_name[("Rae", "Reserve")]["Role"] == "reserve"
