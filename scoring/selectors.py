@@ -84,6 +84,14 @@ def replayed(game: Game, stored_hands: list[dict[str, Any]]) -> dict[str, Any]:
         return {}
 
 
+def _after_last_hand(game: Game) -> dict[str, Any] | None:
+    """The round, counters and dealer after a game's last hand, had it gone on."""
+    try:
+        return replay({**game_record(game), "end": "complete"}).get("next")
+    except RecordError:
+        return None
+
+
 def table_state(
     game: Game, *, upto: int | None = None, stored: StoredGame | None = None
 ) -> dict[str, Any]:
@@ -131,6 +139,10 @@ def table_state(
         }
     )
     over = bool(hands) and nxt is None
+    if over and upto is None and game.end == "time" and result.get("ended_by") == "time":
+        # Issue 33: finalized on time, the counters stand as after the last hand, as the board
+        # showed them before finalizing ("2 honba, 0 sticks"), not as at its start.
+        nxt = _after_last_hand(game)
     if nxt is None and hands:
         last = hands[-1]
         nxt = {

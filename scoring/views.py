@@ -340,6 +340,10 @@ def game_add_hand(request: HttpRequest, game_id: int) -> HttpResponse:
     for warning in entry.mismatches:
         messages.warning(request, warning)
     messages.success(request, _("Hand saved."))
+    if request.headers.get("X-Hanchan-Swap") == "1":
+        # Issue 33: the phone swaps the saved page in (static/js/offline.js): one request,
+        # no redirect and no whole page load.
+        return game_entry(request, game.pk)
     return redirect("scoring:entry", game_id=game.pk)
 
 
@@ -608,25 +612,33 @@ def game_finalize(request: HttpRequest, game_id: int) -> HttpResponse:
 
     # "time": the session stopped before the rules ended the game (EMA 2025 7.4).
     end = "time" if request.POST.get("end") == "time" else None
-    if end == "time" and request.POST.get("confirm") != "yes":
-        # Ending a game on time cannot be taken back by the referee: a confirmation page first.
-        return render(
-            request,
-            "scoring/confirm_finalize.html",
-            {
+    reason = (request.POST.get("reason") or "").strip()
+    if end == "time":
+        on_time = time_signal_state(request.user, game)
+        # Issue 33: an organiser ending a game before the signal with no reason saw the page
+        # again with no word of why: say it next to the field.
+        missing = request.POST.get("confirm") == "yes" and on_time["override"] and not reason
+        if request.POST.get("confirm") != "yes" or missing:
+            # Ending a game on time cannot be taken back by the referee: a confirmation first.
+            context = {
                 "game": game,
                 "state": table_state(game),
                 "expected_version": form.cleaned_data["expected_version"],
-                "on_time": time_signal_state(request.user, game),
-            },
-        )
+                "on_time": on_time,
+                "reason_error": _("Give a reason to end the game before the time signal.")
+                if missing
+                else None,
+            }
+            return render(
+                request, "scoring/confirm_finalize.html", context, status=400 if missing else 200
+            )
     try:
         finalize_game(
             actor=request.user,
             game=game,
             expected_version=form.cleaned_data["expected_version"],
             end=end,
-            reason=(request.POST.get("reason") or "").strip(),
+            reason=reason,
         )
     except ConflictError:
         messages.error(request, _("The game changed meanwhile; check the table and retry."))

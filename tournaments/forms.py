@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import json
+import zoneinfo
 from typing import Any
 
 from django import forms
+from django.conf import settings
 from django.db.models import Case, Value, When
 from django.utils.translation import gettext_lazy as _
 
@@ -82,6 +84,8 @@ class TournamentCreateForm(forms.Form):
         label=_("Session length (minutes)"),
         help_text=_("Each session's own length can be changed in the console before it starts."),
     )
+    # Issue 33: every time of day of the event's pages, PDFs and hall clock is shown in it.
+    time_zone = forms.ChoiceField(label=_("Time zone"), required=False)
     rules = forms.CharField(
         required=False,
         label=_("Rule changes from the preset (key = value per line)"),
@@ -94,6 +98,9 @@ class TournamentCreateForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.fields["ruleset"].choices = [(key, key) for key in sorted(PRESETS)]  # type: ignore[attr-defined]
         self.fields["ruleset"].initial = "ema-2025"
+        zones = sorted(zoneinfo.available_timezones())
+        self.fields["time_zone"].choices = [(zone, zone) for zone in zones]  # type: ignore[attr-defined]
+        self.fields["time_zone"].initial = settings.TIME_ZONE
 
     def clean_slug(self) -> str:
         slug: str = self.cleaned_data["slug"]
@@ -106,6 +113,9 @@ class TournamentCreateForm(forms.Form):
 
     def clean_session_minutes(self) -> int:
         return int(self.cleaned_data.get("session_minutes") or 90)
+
+    def clean_time_zone(self) -> str:
+        return str(self.cleaned_data.get("time_zone") or settings.TIME_ZONE)
 
     def clean(self) -> dict[str, Any]:
         data: dict[str, Any] = super().clean() or {}

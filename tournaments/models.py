@@ -1,15 +1,28 @@
 """Tournaments, their staff, registrations, sessions, table seating, penalties and standings."""
 
 import uuid
+import zoneinfo
 from typing import Any
 
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
 from core.models import Player, country_validator
 from scoring.engine.constants import WIND_NAMES
 from scoring.models import Game
+
+
+def default_time_zone() -> str:
+    return str(settings.TIME_ZONE)
+
+
+def time_zone_validator(value: str) -> None:
+    if value not in zoneinfo.available_timezones():
+        raise ValidationError(
+            _("%(value)s is not a time zone (e.g. Europe/Rome)."), params={"value": value}
+        )
 
 
 class Tournament(models.Model):
@@ -45,6 +58,11 @@ class Tournament(models.Model):
     standings_version = models.UUIDField(default=uuid.uuid4)
     published_at = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
+    # Issue 33: where the event is played. Every time of day its pages, PDFs and hall clock
+    # show is in this zone (an IANA name such as "Europe/Rome"; default: settings.TIME_ZONE).
+    time_zone = models.CharField(
+        max_length=64, default=default_time_zone, validators=[time_zone_validator]
+    )
 
     class Meta:
         ordering = ["-starts_on", "name"]

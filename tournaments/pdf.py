@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.template.loader import render_to_string
+from django.utils import timezone
 
 from tournaments.models import Seat, Session, StandingRow, Tournament
 from tournaments.selectors import session_roster
@@ -15,7 +16,11 @@ def render_document(template: str, context: dict[str, Any]) -> Any:
     """The laid-out WeasyPrint document (pages), before it is written as PDF."""
     from weasyprint import HTML  # heavy import: only when a PDF is asked for
 
-    return HTML(string=render_to_string(template, context)).render()
+    # Issue 33: any time of day printed is in the event's time zone.
+    zone = getattr(context.get("tournament"), "time_zone", None) or None
+    with timezone.override(zone):
+        html = render_to_string(template, context)
+    return HTML(string=html).render()
 
 
 def render_pdf(template: str, context: dict[str, Any]) -> bytes:

@@ -211,6 +211,8 @@ class TournamentGamePolicy(GamePolicy):
             "allowed": sounded or organiser,
             "signal_at": signal_at,
             "override": organiser and not sounded,
+            # Issue 33: the signal's time of day is shown in the event's time zone.
+            "time_zone": session.tournament.time_zone,
         }
 
     def check_time_signal(self, actor: Any, game: Game) -> str | None:

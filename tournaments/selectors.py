@@ -183,6 +183,10 @@ def registration_rows(tournament: Tournament, query: str = "") -> list[dict[str,
             "dropped_at", "is_substitute", "player__last_name", "player__first_name"
         )
     )
+    # Issue 33: by name ignoring case and accents ("de Vries" before "Wójcik"); the sort is
+    # stable, so dropped players stay last and substitutes after the players.
+    rows.sort(key=lambda r: (names.fold(r.player.last_name), names.fold(r.player.first_name)))
+    rows.sort(key=lambda r: (r.dropped_at is not None, r.dropped_at or 0, r.is_substitute))
     if query:
         rows = [
             r

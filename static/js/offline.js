@@ -617,9 +617,13 @@
   // The entry page as the server has it now, swapped in part (scoreboard, hands, versions,
   // messages), keeping what the referee is typing.
   function swapFrom(doc) {
-    ["scoreboard", "hand-list", "chombos", "unconfirmed"].forEach(function (id) {
+    var after = document.getElementById("hand-list");
+    ["scoreboard", "hand-list", "chombos", "game-actions", "unconfirmed"].forEach(function (id) {
       var mineNode = document.getElementById(id), theirs = doc.getElementById(id);
       if (mineNode && theirs) mineNode.innerHTML = theirs.innerHTML;
+      else if (mineNode) mineNode.remove();
+      else if (theirs && after) after.parentNode.insertBefore(document.importNode(theirs, true), after.nextSibling);
+      if (theirs && id !== "scoreboard" && id !== "unconfirmed") after = document.getElementById(id) || after;
     });
     var fresh = doc.getElementById("offline-config");
     if (fresh) {
@@ -631,8 +635,6 @@
     document.querySelectorAll("input[name='expected_version']").forEach(function (input) {
       input.value = String(config.version);
     });
-    var actions = document.querySelector(".actions.panel"), theirActions = doc.querySelector(".actions.panel");
-    if (actions && theirActions) actions.innerHTML = theirActions.innerHTML;
     boardShowsPhone = false;
   }
 
@@ -775,7 +777,8 @@
 
   if (form) {
     form.addEventListener("submit", function (event) {
-      if (navigator.onLine && waitingHere === 0) return; // the usual POST
+      var online = navigator.onLine && waitingHere === 0;
+      if (online && (!canScore || !window.fetch || !window.DOMParser)) return; // the usual POST
       event.preventDefault();
       var parsed = handFromFields(fieldsOf(form));
       if (parsed.errors.length) {
@@ -792,6 +795,86 @@
         }
         return;
       }
+      if (online) confirmOnline(parsed);
+      else queueHand(parsed);
+    });
+
+    // Issue 33: Confirm is one request and a partial swap (scoreboard, hand list, form,
+    // messages) instead of POST, redirect and a whole page load. The server answers the
+    // X-Hanchan-Swap request with the entry page itself; anything but a page that still has
+    // the hand form (errors, a conflict, the game over) is shown as the server renders it.
+    function confirmOnline(parsed) {
+      var button = document.getElementById("confirm-hand");
+      if (button) button.disabled = true;
+      // The last hand's "Hand saved." goes now: the next one says this hand is saved.
+      document.querySelectorAll("#main > .messages").forEach(function (node) {
+        node.remove();
+      });
+      var body = new URLSearchParams();
+      new FormData(form).forEach(function (value, key) {
+        body.append(key, String(value));
+      });
+      var done = function () {
+        if (button) button.disabled = false;
+      };
+      fetch(form.action, {
+        method: "POST",
+        body: body,
+        credentials: "same-origin",
+        headers: { "X-Hanchan-Swap": "1" },
+      })
+        .then(function (response) {
+          return response.text().then(function (html) {
+            var doc = new DOMParser().parseFromString(html, "text/html");
+            var fresh = doc.getElementById("hand-form");
+            if (response.ok && fresh && doc.getElementById("scoreboard")) {
+              swapFrom(doc);
+              // The same form, emptied (its elements keep their listeners); the time signal
+              // box goes once a hand carries the signal (EMA 2025 7.4).
+              form.reset();
+              var box = form.querySelector("fieldset.time-signal");
+              if (box && !fresh.querySelector("fieldset.time-signal")) box.remove();
+              var tiles = form.querySelector("details.tiles");
+              if (tiles) tiles.open = false;
+              ["time-signal-note", "paper-link"].forEach(function (id) {
+                var node = document.getElementById(id);
+                if (node && !doc.getElementById(id)) node.remove();
+              });
+              var main = document.getElementById("main");
+              var said = doc.querySelector("#main > .messages");
+              if (said) main.insertBefore(document.importNode(said, true), main.firstChild);
+              clearPreview();
+              done();
+              window.scrollTo(0, 0);
+              return;
+            }
+            var theirMain = doc.getElementById("main");
+            if (response.ok) {
+              // Saved, and the page changed shape (the game is over: "Finalize" instead of
+              // the form): the server's page content as it is. Never posted again.
+              if (!theirMain) {
+                location.reload();
+                return;
+              }
+              swapFrom(doc);
+              document.getElementById("main").innerHTML = theirMain.innerHTML;
+              window.scrollTo(0, 0);
+              return;
+            }
+            // Refused (a conflict, a locked game, the engine's check): the server's page, as
+            // the form's own POST shows it (nothing was saved, so posting again is harmless).
+            HTMLFormElement.prototype.submit.call(form);
+          });
+        })
+        .catch(function () {
+          // No answer: the phone keeps the hand (if the server did save it, the queue's 409
+          // finds it there and takes it as arrived).
+          done();
+          queueHand(parsed);
+        });
+    }
+
+    function queueHand(parsed) {
       allItems()
         .then(function (items) {
           var mine = gameItems(items, config.game);
@@ -824,7 +907,7 @@
           askForSync();
           if (navigator.onLine) flush();
         });
-    });
+    }
     // Offline, the preview request cannot reach the server: say when it comes back. With hands
     // waiting, the server's preview would start from the table without them: not asked.
     document.body.addEventListener("htmx:sendError", showOfflinePreview);
@@ -849,14 +932,17 @@
   var corrections =
     "form[action$='/entry/last/delete/'], form[action$='/entry/finalize/'], a[href$='/entry/last/'], " +
     "a[href*='/entry/hands/'][href$='/edit/']";
-  document.querySelectorAll(corrections).forEach(function (node) {
-    node.addEventListener(node.tagName === "FORM" ? "submit" : "click", function (event) {
-      if (navigator.onLine && waitingHere === 0) return;
-      event.preventDefault();
-      flash(T.needs_connection);
-      window.scrollTo(0, 0);
-    });
-  });
+  // Delegated: the hand list and the actions are swapped in after each Confirm (issue 33).
+  function needsServer(event) {
+    var node = event.target && event.target.closest ? event.target.closest(corrections) : null;
+    if (!node || (event.type === "click") !== (node.tagName !== "FORM")) return;
+    if (navigator.onLine && waitingHere === 0) return;
+    event.preventDefault();
+    flash(T.needs_connection);
+    window.scrollTo(0, 0);
+  }
+  document.addEventListener("submit", needsServer, true);
+  document.addEventListener("click", needsServer, true);
   window.addEventListener("online", function () {
     retryDelay = 1000;
     flash("");

@@ -3,8 +3,10 @@
    30 s, and each tick reads the element afresh, so one interval serves every refresh. */
 (function () {
   "use strict";
+  // h:mm:ss from an hour on, m:ss below: as the hall clock shows it (hall-clock.js, issue 33).
   function show(el, left) {
-    el.textContent = Math.floor(left / 60) + ":" + String(left % 60).padStart(2, "0");
+    var h = Math.floor(left / 3600), m = Math.floor(left % 3600 / 60);
+    el.textContent = (h ? h + ":" + String(m).padStart(2, "0") : m) + ":" + String(left % 60).padStart(2, "0");
   }
   function tick() {
     var el = document.getElementById("countdown");

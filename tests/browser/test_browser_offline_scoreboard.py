@@ -161,3 +161,33 @@ def test_the_preview_follows_every_tap_without_a_round_trip(
     chip(page, "outcome", "ron")
     assert "Not complete yet" in line.inner_text()
     assert previews == []
+
+
+def test_confirm_is_one_request_and_a_partial_swap(chromium: Any, live_server: Any) -> None:
+    """Issue 33 item 4: Confirm was POST, redirect, GET and a whole page load. Now the phone
+    posts once and swaps the saved page's scoreboard, hand list and form in: the page is not
+    reloaded (a marker set on it survives), the next hand goes against the new version."""
+    game, referee = _table()
+    page = logged_in_page(chromium, live_server, referee, viewport=PHONE)
+    page.goto(f"{live_server.url}/games/{game.pk}/entry/")
+    page.wait_for_selector("#net-status[data-state='online']")
+    page.evaluate("window.notReloaded = true")
+    requests: list[str] = []
+    page.on("request", lambda r: requests.append(f"{r.method} {r.url}"))
+    for number, hand in enumerate(HANDS[:2]):
+        tap(page, hand)
+        page.locator("#confirm-hand").click()
+        page.wait_for_selector(f"#hands tbody tr:nth-child({number + 1})")
+        page.wait_for_selector(".messages li.success")
+        out = replay({**game_record(game), "end": "complete"})
+        assert board(page) == expected(out["next"], out["hands"][-1]["scores"])
+        assert page.locator("input[name='outcome']:checked").count() == 0  # a fresh form
+        assert page.locator("#preview-line").inner_text() == ""
+    game.refresh_from_db()
+    assert [h.data for h in game.hands.order_by("number")] == HANDS[:2]
+    assert page.evaluate("window.notReloaded") is True
+    entry = f"{live_server.url}/games/{game.pk}/entry/"
+    assert [r for r in requests if r.startswith(("POST", "GET")) and "/games/" in r] == [
+        f"POST {entry}hands/",
+        f"POST {entry}hands/",
+    ]

@@ -27,6 +27,14 @@ from tests.browser.pages import PHONE, logged_in_page
 from tests.factories import UserFactory
 from tournaments.models import Session, StaffRole, Tournament
 
+
+def close_session(page: Any) -> None:
+    """Issue 33: "Close the session" asks first; then the confirmation closes it."""
+    page.locator("#close-session summary").click()
+    page.locator("#close-session-confirm").click()
+    page.wait_for_selector("text=Session closed.")
+
+
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -189,8 +197,7 @@ def test_a_whole_tournament_day_through_the_pages(chromium: Any, live_server: An
 
     # 8. Close session 1, re-seat session 2 by standings (Swiss), confirming the replacement.
     page.goto(f"{base}/t/hall-open/console/sessions/1/")
-    page.get_by_role("button", name="Close the session").click()
-    page.wait_for_selector("text=Session closed.")
+    close_session(page)
     page.goto(f"{base}/t/hall-open/console/seating/")
     page.select_option("#id_mode", "swiss")
     page.locator("#generate").click()
@@ -208,8 +215,7 @@ def test_a_whole_tournament_day_through_the_pages(chromium: Any, live_server: An
     page.wait_for_selector("#countdown")
     play_session_on_paper(phone, base, Session.objects.get(tournament=tournament, number=2))
     page.goto(f"{base}/t/hall-open/console/sessions/2/")
-    page.get_by_role("button", name="Close the session").click()
-    page.wait_for_selector("text=Session closed.")
+    close_session(page)
     page.goto(f"{base}/t/hall-open/console/")
     page.locator("#publish").click()
     page.wait_for_selector("#published")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime
+import zoneinfo
 from typing import Any
 
 from django.contrib.auth import get_user_model
@@ -15,7 +16,7 @@ from core.players import clean_country
 from core.validation import parse_date, slug_from
 from scoring.models import Game
 from scoring.validation import check_rules
-from tournaments.models import StaffRole, Tournament
+from tournaments.models import StaffRole, Tournament, default_time_zone
 from tournaments.standings.ranking import TIE_BREAKS
 from tournaments.standings.tasks import enqueue_recompute
 
@@ -37,6 +38,7 @@ def tournament_snapshot(t: Tournament) -> dict[str, Any]:
         "session_minutes": t.session_minutes,
         "tie_breaks": t.tie_breaks,
         "qualification_only": t.qualification_only,
+        "time_zone": t.time_zone,
     }
 
 
@@ -56,8 +58,10 @@ def create_tournament(
     session_minutes: int = 90,
     tie_breaks: list[str] | None = None,
     qualification_only: bool = False,
+    time_zone: str = "",
 ) -> Tournament:
-    """A draft tournament; the creator becomes its organiser."""
+    """A draft tournament; the creator becomes its organiser. `time_zone` (an IANA name;
+    default settings.TIME_ZONE) is where every time of day of its pages is shown."""
     if actor is not None and not getattr(actor, "is_authenticated", False):
         raise PermissionDenied("Log in to create a tournament.")
     name = " ".join(str(name or "").split())
@@ -79,7 +83,9 @@ def create_tournament(
         )
     if not isinstance(session_minutes, int) or not 10 <= session_minutes <= 600:
         raise ValidationFailed("A session lasts 10 to 600 minutes.", field="session_minutes")
+    zone = clean_time_zone(time_zone) if time_zone else default_time_zone()
     tournament = Tournament.objects.create(
+        time_zone=zone,
         name=name,
         slug=slug,
         ruleset=ruleset,
@@ -168,7 +174,19 @@ UPDATABLE = (
     "qualification_only",
     "ruleset",
     "rule_overrides",
+    "time_zone",
 )
+
+
+def clean_time_zone(value: Any) -> str:
+    """An IANA time zone name (issue 33), or ValidationFailed naming `time_zone`."""
+    zone = str(value or "").strip()
+    if zone not in zoneinfo.available_timezones():
+        raise ValidationFailed(
+            f"{zone!r} is not a time zone: give an IANA name such as Europe/Rome.",
+            field="time_zone",
+        )
+    return zone
 
 
 @transaction.atomic
@@ -225,6 +243,8 @@ def update_tournament(*, actor: Any, tournament: Tournament, **changes: Any) -> 
         tournament.tie_breaks = tie_breaks
     if "qualification_only" in changes:
         tournament.qualification_only = bool(changes["qualification_only"])
+    if "time_zone" in changes:
+        tournament.time_zone = clean_time_zone(changes["time_zone"])
     if "ruleset" in changes or "rule_overrides" in changes:
         ruleset = changes.get("ruleset", tournament.ruleset)
         overrides = changes.get("rule_overrides", tournament.rule_overrides)

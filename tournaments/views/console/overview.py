@@ -25,6 +25,7 @@ from .base import ConsoleActionView, ConsoleFormView, show_refusal
 
 CREATE_FIELDS: tuple[str, ...] = ("name", "slug", "ruleset", "rule_overrides", "starts_on")
 CREATE_FIELDS += ("ends_on", "city", "country", "sessions_planned", "session_minutes")
+CREATE_FIELDS += ("time_zone",)
 
 
 @login_required
