@@ -29,6 +29,7 @@ run: demo
 	@echo ""
 	@echo "  Hanchan is starting on http://$(HOST):$(PORT)/"
 	@echo "  Demo logins (password: hanchan-demo): admin, organiser, referee, player"
+	@echo "  Running now: http://$(HOST):$(PORT)/t/demo-live/ (as referee: /games/referee/)"
 	@echo "  API docs: http://$(HOST):$(PORT)/api/docs/   Admin: http://$(HOST):$(PORT)/admin/"
 	@echo ""
 	DEBUG=1 $(BIN)/python manage.py runserver $(HOST):$(PORT)

@@ -29,7 +29,7 @@ service. So before schemathesis runs:
    that fits the schema, with the game's current version and unique slugs; the list filters
    that the schema also documents on an object's own operations are left out of the fuzzed
    copy (`leaked_list_filters`). Before, 25 (SQLite) to 31 (CI) operations "mostly rejected
-   generated data"; after, none (issue 37);
+   generated data"; after, none (issue 37, docs/reliability.md);
 6. schemathesis' CLI runs the examples, coverage and fuzzing phases with `--max-examples` per
    operation in three quarters of the time budget (`--max-time`), then the stateful phase in
    the last quarter (in one run fuzzing took it all), checking only `not_a_server_error` (a

@@ -110,6 +110,10 @@ def test_the_demo_runs_a_tournament_now_and_its_referee_can_enter_a_hand() -> No
     assert confirmed.status_code == 302
     assert game.hands.count() == hands_before + 1
 
+    # The organiser's console has a running session to look at.
+    console = logged_in("organiser").get(reverse("tournaments:console", args=[LIVE_SLUG]))
+    assert console.status_code == 200
+
 
 def test_a_rerun_keeps_a_current_session_and_rebuilds_a_stale_one() -> None:
     call_command("seed_demo")
