@@ -269,6 +269,12 @@ def seed_fuzz_world() -> dict[str, Any]:
     to_delete = club_game([_ron(1, 2)])
     to_finalize = club_game(EAST_SOUTH)
     to_score = club_game([])
+    # Paper final scores another player (the referee user) entered: the organiser, seated,
+    # confirms them (POST /games/{id}/confirm/, club play without a referee, issue 30.3).
+    to_confirm_game = finish(club_game([]))
+    Game.objects.filter(pk=to_confirm_game.pk).update(
+        entry_confirmed=False, entered_by=referee, confirmed_by=[], confirmed=False
+    )
 
     key = issue_token(organiser, name="fuzz")[1]
     admin_key = issue_token(admin, name="fuzz")[1]
@@ -311,6 +317,7 @@ def seed_fuzz_world() -> dict[str, Any]:
             "delete": to_delete.pk,
             "finalize": to_finalize.pk,
             "final_scores": to_score.pk,
+            "confirm_game": to_confirm_game.pk,
         },
     }
 
@@ -507,6 +514,10 @@ def operation_examples(world: dict[str, Any]) -> dict[str, dict[str, Any]]:
         "POST /api/v1/games/{id}/hands/{number}/confirm/": {
             "path": {"id": clubs["confirm"], "number": 0},
             "body": {"version": 1},
+        },
+        "POST /api/v1/games/{id}/confirm/": {
+            "path": {"id": clubs["confirm_game"]},
+            "body": {"version": 0},
         },
         "POST /api/v1/games/{id}/reopen/": {
             "path": {"id": games[3]},
