@@ -7,6 +7,7 @@ The payment preview follows every tap without asking the server."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any
 
@@ -111,6 +112,9 @@ def test_four_hands_offline_keep_the_scoreboard_then_the_server_replaces_it(
         assert rows.first.locator("td.num").all_inner_texts() == [str(s) for s in row["scores"]]
     assert previews == []  # every preview came from the phone, offline
     page.screenshot(path=str(artifacts / "offline-scoreboard-390.png"), full_page=True)
+    if os.environ.get("HANCHAN_SCREENSHOTS"):  # docs/screenshots/ (README)
+        shots = Path(__file__).resolve().parents[2] / os.environ["HANCHAN_SCREENSHOTS"]
+        page.screenshot(path=str(shots / "16-referee-offline-scoreboard-390.png"), full_page=True)
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     phone = board(page)
     assert game.hands.count() == 0
