@@ -278,6 +278,43 @@ CELERY_BEAT_SCHEDULE = {
     "rebuild-stale-ratings": {"task": "club.ratings.rebuild_stale_ratings", "schedule": 60.0},
 }
 
+# E-mail (issue 35: sign-up confirmations): Django's mail system. Development prints mails on
+# the console; production sends by SMTP from EMAIL_URL (smtp://user:password@host:587, or
+# smtps:// for TLS on connect; ?tls=1 for STARTTLS) or the usual EMAIL_HOST, EMAIL_PORT,
+# EMAIL_HOST_USER, EMAIL_HOST_PASSWORD, EMAIL_USE_TLS, EMAIL_USE_SSL.
+DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "hanchan@localhost")
+SERVER_EMAIL = DEFAULT_FROM_EMAIL
+_email_url = os.environ.get("EMAIL_URL", "").strip()
+if _email_url:
+    from urllib.parse import parse_qs, unquote, urlsplit
+
+    _mail = urlsplit(_email_url)
+    _mail_query = parse_qs(_mail.query)
+    EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
+    EMAIL_HOST = _mail.hostname or "localhost"
+    EMAIL_USE_SSL = _mail.scheme == "smtps"
+    EMAIL_USE_TLS = not EMAIL_USE_SSL and _mail_query.get("tls", ["0"])[0] in {"1", "true"}
+    EMAIL_PORT = _mail.port or (465 if EMAIL_USE_SSL else 587 if EMAIL_USE_TLS else 25)
+    EMAIL_HOST_USER = unquote(_mail.username or "")
+    EMAIL_HOST_PASSWORD = unquote(_mail.password or "")
+elif os.environ.get("EMAIL_HOST"):
+    EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
+    EMAIL_HOST = os.environ["EMAIL_HOST"]
+    EMAIL_PORT = int(os.environ.get("EMAIL_PORT", "25"))
+    EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
+    EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
+    EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS")
+    EMAIL_USE_SSL = env_bool("EMAIL_USE_SSL")
+else:
+    EMAIL_BACKEND = os.environ.get(
+        "EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend"
+    )
+EMAIL_TIMEOUT = 10
+# The address links in e-mails start with (the private sign-up status link).
+SITE_URL = os.environ.get("SITE_URL", "http://127.0.0.1:8000")
+# Sign-ups one client address may send per hour (never fewer than 10: a club signs up together).
+SIGNUP_RATE_PER_HOUR = int(os.environ.get("SIGNUP_RATE_PER_HOUR", "30"))
+
 CACHES = {
     "default": (
         {

@@ -63,6 +63,14 @@ class Tournament(models.Model):
     time_zone = models.CharField(
         max_length=64, default=default_time_zone, validators=[time_zone_validator]
     )
+    # Self-registration (issue 35, docs/sign-ups.md): places (none: unlimited; the rest wait,
+    # first come first served), the closing time, organiser approval, and at most
+    # `country_quota` players per country until `country_quota_until` (then open).
+    capacity = models.PositiveIntegerField(null=True, blank=True)
+    registration_closes = models.DateTimeField(null=True, blank=True)
+    signup_approval = models.BooleanField(default=False)
+    country_quota = models.PositiveSmallIntegerField(null=True, blank=True)
+    country_quota_until = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["-starts_on", "name"]
@@ -375,3 +383,43 @@ class StandingRow(models.Model):
         return self.penalties + sum(
             int(e.get("penalty") or 0) for e in self.per_session or [] if not e.get("as_substitute")
         )
+
+
+class SignUp(models.Model):
+    """A self-registration (issue 35): kept beside the Registration it becomes, with the
+    e-mail address (organisers only) and the private token of the registrant's status page."""
+
+    class Status(models.TextChoices):
+        REGISTERED = "registered", _("Registered")
+        WAITING = "waiting", _("Waiting list")
+        PENDING = "pending", _("Awaiting approval")
+        WITHDRAWN = "withdrawn", _("Withdrawn")
+        REFUSED = "refused", _("Refused")
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="sign_ups")
+    first_name = models.CharField(max_length=100)
+    last_name = models.CharField(max_length=100)
+    # fold(first + last): duplicates are refused accent- and case-insensitively.
+    name_key = models.CharField(max_length=210, db_index=True)
+    country = models.CharField(max_length=2, validators=[country_validator])
+    email = models.EmailField()
+    ema_number = models.CharField(max_length=8, blank=True)
+    club = models.CharField(max_length=200, blank=True)
+    status = models.CharField(max_length=10, choices=Status.choices)
+    token = models.CharField(max_length=64, unique=True)
+    registration = models.OneToOneField(
+        Registration,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="sign_up",
+    )
+    consent_at = models.DateTimeField()
+    created_at = models.DateTimeField(auto_now_add=True)
+    changed_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["created_at", "pk"]
+
+    def __str__(self) -> str:
+        return f"{self.first_name} {self.last_name}"

@@ -2,7 +2,7 @@
 
 from django.urls import URLPattern, URLResolver, path
 
-from tournaments.views import hall, pdfs, public, results
+from tournaments.views import hall, pdfs, public, results, signups
 from tournaments.views.console import overview, penalties, registrations, seating, sessions, staff
 
 app_name = "tournaments"
@@ -11,6 +11,8 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("new/", overview.tournament_create, name="create"),
     path("<slug:slug>/", public.tournament_detail, name="detail"),
     path("<slug:slug>/standings/", public.standings, name="standings"),
+    path("<slug:slug>/register/", signups.register, name="register"),
+    path("<slug:slug>/register/<str:token>/", signups.sign_up_status, name="sign_up_status"),
     path(
         "<slug:slug>/standings/projector/",
         hall.projector_standings,
@@ -43,6 +45,7 @@ urlpatterns: list[URLPattern | URLResolver] = [
         registrations.registration_drop,
         name="drop",
     ),
+    path("<slug:slug>/console/sign-ups/", signups.sign_ups_page, name="sign_ups"),
     path("<slug:slug>/console/staff/", staff.staff, name="staff"),
     path(
         "<slug:slug>/console/staff/<int:staff_id>/remove/",

@@ -352,6 +352,22 @@ CASES = [
         organisers(201),
         body=lambda w: {"first_name": "Ada", "last_name": "Lovelace", "ema_number": "04000001"},
     ),
+    # Self-registration (issue 35): the list with e-mails is the organisers'; anyone may post,
+    # and this running tournament refuses every sign-up alike (tests/api/test_api_signups.py).
+    Case("sign-ups list", "get", lambda w: f"{T}/sign-ups/", organisers(200)),
+    Case(
+        "sign up",
+        "post",
+        lambda w: f"{T}/sign-ups/",
+        (400,) * 6,
+        body=lambda w: {
+            "first_name": "Ada",
+            "last_name": "Byron",
+            "country": "GB",
+            "email": "ada@example.org",
+            "consent": True,
+        },
+    ),
     Case(
         "import registrations",
         "post",
@@ -585,6 +601,7 @@ def test_every_route_is_in_the_matrix() -> None:
         "tournament-staff",
         "tournament-registrations",
         "tournament-registrations-import",
+        "tournament-sign-ups",
         "tournament-sessions",
         "tournament-seating-plans",
         "tournament-penalties",

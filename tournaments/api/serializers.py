@@ -61,6 +61,12 @@ class TournamentSerializer(serializers.ModelSerializer):
             "tie_breaks",
             "qualification_only",
             "published_at",
+            # Self-registration (issue 35).
+            "capacity",
+            "registration_closes",
+            "signup_approval",
+            "country_quota",
+            "country_quota_until",
         ]
 
 
@@ -525,6 +531,28 @@ class TournamentSettingsInputSerializer(serializers.Serializer):
         help_text="Tie-breaks in order after the total (docs/standings.md).",
     )
     qualification_only = serializers.BooleanField(required=False)
+    # Self-registration (issue 35): null means none (no limit, no closing time, no quota).
+    capacity = serializers.IntegerField(
+        required=False,
+        allow_null=True,
+        min_value=1,
+        max_value=100000,
+        help_text="Places; the rest wait (first come, first served). Null: no limit.",
+    )
+    registration_closes = serializers.DateTimeField(
+        required=False, allow_null=True, help_text="Sign-ups refused from then on."
+    )
+    signup_approval = serializers.BooleanField(
+        required=False, help_text="Sign-ups wait for the organiser's approval (pending)."
+    )
+    country_quota = serializers.IntegerField(
+        required=False,
+        allow_null=True,
+        min_value=1,
+        max_value=10000,
+        help_text="At most this many players per country until country_quota_until.",
+    )
+    country_quota_until = serializers.DateTimeField(required=False, allow_null=True)
 
 
 class TournamentInputSerializer(serializers.Serializer):

@@ -24,6 +24,7 @@ from .views import (
     TournamentStaffViewSet,
     TournamentViewSet,
 )
+from .views.signups import TournamentSignUpsViewSet
 
 TOURNAMENT_RESOURCES = (
     TournamentViewSet,
@@ -33,6 +34,7 @@ TOURNAMENT_RESOURCES = (
     TournamentSeatingPlansViewSet,
     TournamentPenaltiesViewSet,
     TournamentExportsViewSet,
+    TournamentSignUpsViewSet,
 )
 
 urlpatterns: list[URLPattern | URLResolver] = []

@@ -14,3 +14,6 @@ from .seating_build import build_requested_plan
 def generate_seating_plan(plan_id: int) -> dict[str, Any]:
     """Build a requested seating plan in a worker (tournaments.services.seating_build)."""
     return build_requested_plan(plan_id=plan_id)
+
+
+from .signup_mail import send_sign_up_mail  # noqa: E402,F401  (found by autodiscover_tasks)

@@ -39,6 +39,7 @@ def tournament_snapshot(t: Tournament) -> dict[str, Any]:
         "tie_breaks": t.tie_breaks,
         "qualification_only": t.qualification_only,
         "time_zone": t.time_zone,
+        **{name: getattr(t, name) for name in SIGN_UP_SETTINGS},
     }
 
 
@@ -162,6 +163,15 @@ def remove_staff(*, actor: Any, staff: StaffRole) -> None:
     )
 
 
+# Self-registration (issue 35): null (or false) means none.
+SIGN_UP_SETTINGS = (
+    "capacity",
+    "registration_closes",
+    "signup_approval",
+    "country_quota",
+    "country_quota_until",
+)
+
 UPDATABLE = (
     "name",
     "city",
@@ -175,6 +185,7 @@ UPDATABLE = (
     "ruleset",
     "rule_overrides",
     "time_zone",
+    *SIGN_UP_SETTINGS,
 )
 
 
@@ -245,6 +256,7 @@ def update_tournament(*, actor: Any, tournament: Tournament, **changes: Any) -> 
         tournament.qualification_only = bool(changes["qualification_only"])
     if "time_zone" in changes:
         tournament.time_zone = clean_time_zone(changes["time_zone"])
+    _apply_sign_up_settings(tournament, changes)
     if "ruleset" in changes or "rule_overrides" in changes:
         ruleset = changes.get("ruleset", tournament.ruleset)
         overrides = changes.get("rule_overrides", tournament.rule_overrides)
@@ -273,3 +285,23 @@ def update_tournament(*, actor: Any, tournament: Tournament, **changes: Any) -> 
         tournament_id=tournament.pk,
     )
     return tournament
+
+
+def _apply_sign_up_settings(tournament: Tournament, changes: dict[str, Any]) -> None:
+    """capacity, registration_closes, signup_approval, country_quota(_until) (issue 35)."""
+    for name in ("capacity", "country_quota"):
+        if name in changes:
+            value = changes[name]
+            if value is not None and (isinstance(value, bool) or not isinstance(value, int)):
+                raise ValidationFailed("A whole number, or empty for none.", field=name)
+            if value is not None and value < 1:
+                raise ValidationFailed("At least 1, or empty for none.", field=name)
+            setattr(tournament, name, value)
+    for name in ("registration_closes", "country_quota_until"):
+        if name in changes:
+            value = changes[name]
+            if value is not None and not isinstance(value, datetime.datetime):
+                raise ValidationFailed("A date and time, or empty for none.", field=name)
+            setattr(tournament, name, value)
+    if "signup_approval" in changes:
+        tournament.signup_approval = bool(changes["signup_approval"])
