@@ -379,5 +379,10 @@ LOGGING = {
             ("celery", "WARNING"),
             ("kombu", "WARNING" if CELERY_BROKER_URL else "ERROR"),
         )
+    }
+    | {
+        # runserver's "Watching for file changes" went out twice: through Django's own
+        # "django" handler (DEBUG) and again through the root's. Once, through the root's.
+        "django.utils.autoreload": {"handlers": ["console"], "propagate": False},
     },
 }

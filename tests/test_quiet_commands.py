@@ -62,3 +62,14 @@ def test_import_games_logs_nothing_of_celery(caplog: Any, settings: Any) -> None
     ]
     # Was: kombu's "No hostname was supplied", Celery's "Task club.ratings... succeeded".
     assert chatter == []
+
+
+def test_runserver_says_it_watches_for_changes_once() -> None:
+    """The autoreloader's line reached the console twice (Django's "django" handler, then
+    the root's): its logger now has the console handler and stops there."""
+    import logging
+
+    reloader = logging.getLogger("django.utils.autoreload")
+    consoles = [h for h in reloader.handlers if type(h) is logging.StreamHandler]  # not pytest's
+    assert reloader.propagate is False and len(consoles) == 1
+    assert reloader.isEnabledFor(logging.INFO)
