@@ -76,10 +76,11 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
-    "django.middleware.security.SecurityMiddleware",
     # Content-Security-Policy on every response, refusals by later middleware included
-    # (issue 16; the policy is below).
+    # (issue 16; the policy is below), and the HTTP -> HTTPS redirect that SecurityMiddleware
+    # answers before any later middleware runs (issue 30.6): so first.
     "core.csp.CSPMiddleware",
+    "django.middleware.security.SecurityMiddleware",
     # Before anything reads the body: an oversized request is refused unread (issue 16.8).
     "core.limits.RequestSizeLimitMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
@@ -88,6 +89,8 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # Whose pages the offline worker may keep and show (issue 30.5).
+    "core.offline_user.OfflineUserMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
@@ -112,6 +115,7 @@ TEMPLATES = [
                 "django.template.context_processors.i18n",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "core.offline_user.context",
             ],
         },
     },
@@ -129,6 +133,12 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;"
     )
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+# The set-password link of a new staff member (tournaments.services.staff.set_password_path,
+# shown in the console and e-mailed; issue 30.6) and a password reset are Django's reset token:
+# it works once, and for this many seconds (Django's default is 3 days). A day covers handing
+# it over before an event; past it the organiser removes the person and invites them again.
+PASSWORD_RESET_TIMEOUT = int(os.environ.get("PASSWORD_RESET_TIMEOUT", str(24 * 3600)))
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

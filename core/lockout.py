@@ -146,6 +146,30 @@ def address_throttled(request: HttpRequest) -> bool:
     return address_failures(client_ip(request)) >= limit
 
 
+_proxy_warning_due = True
+
+
+def warn_about_untrusted_proxy(request: HttpRequest) -> None:
+    """In production, once per process: requests come through a proxy (they carry
+    X-Forwarded-For) but TRUSTED_PROXIES is empty, so every client has the proxy's address
+    (issue 30.6: six bad logins with varying X-Forwarded-For locked an account for everyone)."""
+    global _proxy_warning_due
+    if (
+        _proxy_warning_due
+        and "HTTP_X_FORWARDED_FOR" in request.META
+        and getattr(settings, "PRODUCTION", False)
+        and not getattr(settings, "TRUSTED_PROXIES", None)
+    ):
+        _proxy_warning_due = False
+        log.warning(
+            "Requests carry X-Forwarded-For (from %s) but TRUSTED_PROXIES is not set: every "
+            "client behind the proxy shares its address, and failed logins lock accounts for "
+            "all of them. Set TRUSTED_PROXIES to the proxy's addresses or networks (README, "
+            "Production).",
+            request.META.get("REMOTE_ADDR") or "an unknown address",
+        )
+
+
 class LoginThrottleMiddleware:
     """Refuse login attempts (page and API token) from a client address with too many failed
     logins across any usernames: the per-account lock (username + address) cannot be used to
@@ -155,6 +179,8 @@ class LoginThrottleMiddleware:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
+        if _proxy_warning_due:
+            warn_about_untrusted_proxy(request)
         if request.method == "POST" and request.path in LOGIN_PATHS and address_throttled(request):
             window = int(getattr(settings, "LOGIN_THROTTLE_WINDOW_SECONDS", 900))
             minutes = math.ceil(window / 60)

@@ -175,3 +175,33 @@ def test_only_the_hash_of_a_key_is_stored(referee: Any) -> None:
     stored = ApiToken.objects.get()
     assert key not in (stored.key_hash, stored.prefix, stored.name)
     assert len(stored.key_hash) == 64
+
+
+# --- 30.6: a proxy nobody named -------------------------------------------------------------
+
+
+def test_production_warns_once_when_requests_come_through_an_unnamed_proxy(
+    settings: Any, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Issue 30.6: behind a proxy without TRUSTED_PROXIES every client shares its address (six
+    bad logins lock the account for everyone): production says so in the log, once."""
+    import core.lockout
+
+    settings.TRUSTED_PROXIES = []
+    settings.PRODUCTION = True
+    monkeypatch.setattr(core.lockout, "_proxy_warning_due", True)
+    with caplog.at_level("WARNING", logger="core.lockout"):
+        Client(REMOTE_ADDR=PROXY).get("/")  # no header: nothing to say
+        assert not caplog.records
+        for address in ("203.0.113.1", "203.0.113.2"):
+            Client(REMOTE_ADDR=PROXY, HTTP_X_FORWARDED_FOR=address).get("/")
+    warnings = [r.getMessage() for r in caplog.records if "TRUSTED_PROXIES" in r.getMessage()]
+    assert len(warnings) == 1 and PROXY in warnings[0]
+    # Named proxies, or a development instance: nothing to warn about.
+    caplog.clear()
+    for production, proxies in ((True, [PROXY]), (False, [])):
+        settings.PRODUCTION, settings.TRUSTED_PROXIES = production, proxies
+        monkeypatch.setattr(core.lockout, "_proxy_warning_due", True)
+        with caplog.at_level("WARNING", logger="core.lockout"):
+            Client(REMOTE_ADDR=PROXY, HTTP_X_FORWARDED_FOR="203.0.113.3").get("/")
+    assert not [r for r in caplog.records if "TRUSTED_PROXIES" in r.getMessage()]

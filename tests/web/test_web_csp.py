@@ -76,6 +76,18 @@ def test_a_refused_oversized_request_carries_the_policy(client: Client, settings
     assert "default-src 'self'" in response["Content-Security-Policy"]
 
 
+def test_the_http_to_https_redirect_carries_the_policy(client: Client, settings: Any) -> None:
+    """Issue 30.6: SecurityMiddleware answers the redirect before later middleware runs; the
+    policy's middleware comes first, so the 301 carries it too (and HSTS is not on http)."""
+    settings.SECURE_SSL_REDIRECT = True
+    response = client.get("/t/", secure=False)
+    assert response.status_code == 301
+    assert response["Location"] == "https://testserver/t/"
+    directives = _directives(response.get("Content-Security-Policy", ""))
+    for name, value in POLICY.items():
+        assert directives.get(name) == value, (name, response.headers)
+
+
 def test_the_api_docs_page_loads_swagger_ui_from_our_static_files(client: Client) -> None:
     html = client.get("/api/docs/").content.decode()
     sources = re.findall(r'(?:src|href)="([^"]+)"', html)

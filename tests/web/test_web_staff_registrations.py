@@ -82,6 +82,42 @@ def test_new_person_by_email_gets_a_login_and_a_set_password_link(
     assert "already used" in Client().get(link, follow=True).content.decode()
 
 
+def test_the_set_password_link_expires_after_a_day_and_inviting_again_gives_a_new_one(
+    organiser_client: Client, tournament: Tournament
+) -> None:
+    """Issue 30.6: the link is Django's reset token, valid PASSWORD_RESET_TIMEOUT (a day here,
+    Django's default 3 days); the page says until when. Removed and invited again, a person who
+    never chose a password gets a fresh link."""
+    from datetime import datetime, timedelta
+    from unittest import mock
+
+    from django.contrib.auth.tokens import PasswordResetTokenGenerator
+
+    organiser_client.post(
+        staff_url(tournament), {"identifier": "lee@example.org", "role": "referee"}
+    )
+    page = organiser_client.get(staff_url(tournament)).content.decode()
+    assert 'id="password-link-expires"' in page
+    link = page.split('readonly value="', 1)[1].split('"', 1)[0]
+    issued = datetime.now()
+
+    def opened_after(hours: float) -> str:
+        later = issued + timedelta(hours=hours)
+        with mock.patch.object(PasswordResetTokenGenerator, "_now", return_value=later):
+            return Client().get(link, follow=True).content.decode()
+
+    assert "new_password1" in opened_after(23)
+    assert "new_password1" not in opened_after(25)  # was valid for 3 days
+    role = StaffRole.objects.get(tournament=tournament, user__email="lee@example.org")
+    organiser_client.post(reverse("tournaments:staff_remove", args=[tournament.slug, role.pk]))
+    organiser_client.post(
+        staff_url(tournament), {"identifier": "lee@example.org", "role": "referee"}
+    )
+    again = organiser_client.get(staff_url(tournament)).content.decode()
+    assert 'id="password-link"' in again
+    assert get_user_model().objects.filter(email="lee@example.org").count() == 1
+
+
 def test_unknown_username_is_an_error_next_to_the_field(
     organiser_client: Client, tournament: Tournament
 ) -> None:

@@ -30,11 +30,18 @@ EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
 @dataclass
 class StaffInvite:
     staff: StaffRole
-    new_user: bool  # a login was created: hand over `password_link`
+    new_user: bool  # a login was created
+
+    @property
+    def needs_password(self) -> bool:
+        """Hand over a set-password link: a new login, or one whose earlier link went unused
+        (it expires after settings.PASSWORD_RESET_TIMEOUT: invited again, a fresh one)."""
+        return self.new_user or not self.staff.user.has_usable_password()
 
 
 def set_password_path(user: Any) -> str:
-    """The address where `user` chooses a password (valid until they log in or change it)."""
+    """The address where `user` chooses a password: it works once, for
+    settings.PASSWORD_RESET_TIMEOUT (24 hours) and until they log in or change it."""
     uid = urlsafe_base64_encode(force_bytes(user.pk))
     token = default_token_generator.make_token(user)
     return reverse("password_reset_confirm", kwargs={"uidb64": uid, "token": token})

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Any
 
+from django.conf import settings
 from django.contrib import messages
 from django.core.mail import send_mail
 from django.http import Http404, HttpRequest
+from django.utils import formats, timezone
 from django.utils.translation import gettext as _
 
 from tournaments import services
@@ -60,9 +63,14 @@ class Staff(ConsoleFormView):
             else _("%(user)s is now an organiser.")
         )
         messages.success(request, added % {"user": user.get_username()})
-        if found.new_user:
+        if found.needs_password:
             link = request.build_absolute_uri(set_password_path(user))
-            request.session["staff_password_link"] = {"username": user.get_username(), "link": link}
+            expires = timezone.localtime() + timedelta(seconds=settings.PASSWORD_RESET_TIMEOUT)
+            request.session["staff_password_link"] = {
+                "username": user.get_username(),
+                "link": link,
+                "expires": formats.date_format(expires, "DATETIME_FORMAT"),
+            }
             send_password_link(request, user, link, tournament)
 
 
