@@ -134,9 +134,10 @@ def test_organiser_and_referee_pages_keep_to_the_policy(
             "/games/offline/",
         ],
     )
-    # The session console's clock ticks from its static script.
+    # The session console's clock ticks from its static script, in the hall clock's h:mm:ss
+    # once an hour or more is left (issue 33.6).
     page.goto(f"{live_server.url}/t/{slug}/console/sessions/1/")
-    expect(page.locator("#countdown")).to_have_text(re.compile(r"^(69|70):\d\d$"))
+    expect(page.locator("#countdown")).to_have_text(re.compile(r"^1:(09:\d\d|10:00)$"))
     # The phone entry page: choosing a winner still works (static entry.js).
     phone = logged_in_page(chromium, live_server, world["organiser"], viewport=PHONE)
     phone.goto(f"{live_server.url}/games/{world['game'].pk}/entry/")
