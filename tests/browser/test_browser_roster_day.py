@@ -100,7 +100,8 @@ def test_roster_day_in_the_browser(chromium: Any, live_server: Any, tmp_path: An
     page.wait_for_selector(".messages li.success")
     _paper(organiser, s1)
     page.goto(f"{base}/sessions/1/")
-    page.locator("form[action$='/close/'] button").click()
+    page.locator("#close-session summary").click()  # the close asks again
+    page.locator("#close-session-confirm").click()
     page.wait_for_selector(".messages li.success")
     check(s1)
 
@@ -132,7 +133,8 @@ def test_roster_day_in_the_browser(chromium: Any, live_server: Any, tmp_path: An
     check(s2)
     _paper(organiser, s2)
     page.goto(f"{base}/sessions/2/")
-    page.locator("form[action$='/close/'] button").click()
+    page.locator("#close-session summary").click()  # the close asks again
+    page.locator("#close-session-confirm").click()
     page.wait_for_selector(".messages li.success")
 
     # Step 3: a late arrival before session 3; it is re-seated from session 3.
