@@ -22,6 +22,7 @@ from functools import cache
 from pathlib import Path
 
 from django.conf import settings
+from django.contrib.auth.models import AnonymousUser
 from django.contrib.staticfiles import finders
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
@@ -140,5 +141,9 @@ def manifest(request: HttpRequest) -> JsonResponse:
 
 @require_GET
 def offline_page(request: HttpRequest) -> HttpResponse:
-    """Shown by the worker for a referee page that was never opened online on this phone."""
+    """Shown by the worker for a referee page that was never opened online on this phone.
+
+    The worker keeps it from its install for whoever uses the phone next (issue 30.5): it is
+    rendered as for nobody, with no user's name in it."""
+    request.user = AnonymousUser()
     return render(request, "scoring/offline.html")

@@ -5,7 +5,11 @@
  * version deletes the old caches when it activates.
  *
  * - static files: cache first (pre-cached at install);
- * - the referee's pages: network first, the last copy from the cache when offline;
+ * - the referee's pages: network first, the last copy from the cache when offline, kept per
+ *   user (issue 30.5: a shared phone): each page answer names its user (header X-Hanchan-User,
+ *   core/offline_user.py) and every page of the site tells the worker who is logged in now
+ *   (static/js/site.js); the pages of any other user, or of nobody, are dropped, and offline a
+ *   page is served only from the cache of the user last seen;
  * - the queue of hands (static/js/offline-queue.js, imported) is also sent from here on a
  *   Background Sync event, so the hands go out when the connection returns with the page closed;
  * - anything else, and every POST: straight to the network (hands made offline are queued by
@@ -22,7 +26,11 @@ importScripts({{ queue_script|safe }}); // self.HanchanQueue: the page's queue, 
 
 const VERSION = "{{ version }}";
 const STATIC_CACHE = "hanchan-static-" + VERSION;
-const PAGES_CACHE = "hanchan-pages-" + VERSION;
+const PAGES_PREFIX = "hanchan-pages-";
+const PAGES_OF_VERSION = PAGES_PREFIX + VERSION + "-";
+// One entry: the marker of the user logged in when the worker last heard ("" for nobody).
+const USER_CACHE = "hanchan-user";
+const USER_KEY = "/__hanchan-offline-user";
 const PRECACHE = {{ precache|safe }};
 const OFFLINE_URL = {{ offline_url|safe }};
 const PAGE_PATTERNS = {{ page_patterns|safe }}.map((source) => new RegExp(source));
@@ -38,6 +46,32 @@ function isPage(url) {
 
 function pageKey(url) {
   return url.origin + url.pathname;
+}
+
+function pagesCache(user) {
+  return PAGES_OF_VERSION + user;
+}
+
+async function currentUser() {
+  const hit = await caches.match(USER_KEY, { cacheName: USER_CACHE });
+  return hit ? hit.text() : "";
+}
+
+// A page answer or a page of the site named the user logged in now: remember it if new.
+async function seen(user) {
+  if (user !== (await currentUser())) await setUser(user);
+}
+
+// `user` is logged in now ("" for nobody): the pages kept for anyone else go.
+async function setUser(user) {
+  const keys = await caches.keys();
+  await Promise.all(
+    keys
+      .filter((k) => k.startsWith(PAGES_PREFIX) && (!user || k !== pagesCache(user)))
+      .map((k) => caches.delete(k)),
+  );
+  const cache = await caches.open(USER_CACHE);
+  await cache.put(USER_KEY, new Response(user));
 }
 
 self.addEventListener("install", (event) => {
@@ -56,7 +90,13 @@ self.addEventListener("activate", (event) => {
       .then((keys) =>
         Promise.all(
           keys
-            .filter((k) => k.startsWith("hanchan-") && k !== STATIC_CACHE && k !== PAGES_CACHE)
+            .filter(
+              (k) =>
+                k.startsWith("hanchan-") &&
+                k !== STATIC_CACHE &&
+                k !== USER_CACHE &&
+                !k.startsWith(PAGES_OF_VERSION),
+            )
             .map((k) => caches.delete(k)),
         ),
       )
@@ -65,7 +105,7 @@ self.addEventListener("activate", (event) => {
 });
 
 async function forgetPages() {
-  await caches.delete(PAGES_CACHE);
+  await setUser("");
 }
 
 async function cacheFirst(request) {
@@ -82,17 +122,22 @@ async function cacheFirst(request) {
 async function networkFirstPage(request, url) {
   try {
     const response = await fetch(request);
-    if (response.ok && response.type === "basic" && !response.redirected) {
-      const cache = await caches.open(PAGES_CACHE);
-      await cache.put(pageKey(url), response.clone());
-    } else if (response.type === "opaqueredirect" || response.redirected) {
+    const user = response.headers.get("X-Hanchan-User");
+    if (response.type === "opaqueredirect" || response.redirected) {
       // Logged out (redirected to the login page): no referee page stays on the phone.
       await forgetPages();
+    } else if (user !== null) {
+      await seen(user);
+      if (user && response.ok && response.type === "basic") {
+        const cache = await caches.open(pagesCache(user));
+        await cache.put(pageKey(url), response.clone());
+      }
     }
     return response;
   } catch (error) {
-    const cache = await caches.open(PAGES_CACHE);
-    const hit = await cache.match(pageKey(url));
+    // Offline: only the pages of the user last seen on this phone, never another's.
+    const user = await currentUser();
+    const hit = user ? await caches.match(pageKey(url), { cacheName: pagesCache(user) }) : null;
     if (hit) return hit;
     const fallback = await caches.match(OFFLINE_URL, { cacheName: STATIC_CACHE });
     return fallback || Response.error();
@@ -157,13 +202,17 @@ self.addEventListener("fetch", (event) => {
 // The referee's table list asks to keep its tables' entry pages ("warm"); logging out on the
 // phone forgets every kept page ("forget").
 async function warm(urls) {
-  const cache = await caches.open(PAGES_CACHE);
   for (const href of urls) {
     const url = new URL(href, self.location.origin);
     if (!isPage(url)) continue;
     try {
       const response = await fetch(url.href, { credentials: "same-origin", redirect: "manual" });
-      if (response.ok && response.type === "basic") await cache.put(pageKey(url), response);
+      const user = response.headers.get("X-Hanchan-User");
+      if (user !== null) await seen(user); // the server's word on who is logged in now
+      if (response.ok && response.type === "basic" && user) {
+        const cache = await caches.open(pagesCache(user));
+        await cache.put(pageKey(url), response);
+      }
     } catch (error) {
       return; // offline: keep what is there
     }
@@ -176,6 +225,14 @@ self.addEventListener("message", (event) => {
     event.waitUntil(warm(data.urls));
   } else if (data.type === "forget") {
     event.waitUntil(Promise.all([forgetPages(), self.HanchanQueue.clearMeta()]));
+  } else if (data.type === "user" && typeof data.user === "string") {
+    // Every page says who is logged in (static/js/site.js): another user, or nobody, and
+    // the pages kept for the last one go.
+    event.waitUntil(
+      currentUser().then((user) =>
+        user === data.user ? undefined : Promise.all([seen(data.user), self.HanchanQueue.clearMeta()]),
+      ),
+    );
   }
 });
 
