@@ -108,3 +108,16 @@ def test_shared_opponents_bound_and_aim() -> None:
     assert shared_opponents_most(16, 5) is None
     plan = [[[0, 1, 2, 3], [4, 5, 6, 7]], [[0, 4, 1, 5], [2, 6, 3, 7]]]
     assert fewest_shared(plan, 8) == (4, 8)
+
+
+def test_replan_goes_on_with_the_plan_in_force_after_a_drop() -> None:
+    # Issue 34.4: 52 players, 15 sessions, player 7 leaves after session 5 and a fill-in takes
+    # index 7 (the left player is 52 in the history). Going on with the plan's rounds keeps
+    # sessions 6-15 free of repeats; the search alone from the history left 44.
+    plan = generate_plan(players=52, rounds=15, seed=1)
+    past = [[[52 if p == 7 else p for p in t] for t in rnd] for rnd in plan[:5]]
+    rest = generate_plan(players=52, rounds=10, seed=1, history=past, continue_from=plan[5:])
+    whole = [*past, *rest]
+    assert all(sorted(p for t in rnd for p in t) == list(range(52)) for rnd in rest)
+    met = meetings(whole)
+    assert max(met.values()) == 1

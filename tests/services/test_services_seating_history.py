@@ -134,3 +134,76 @@ def test_swiss_report_counts_group_pairs_it_could_not_avoid(
         options={"from_session": 2, "separate_by": "club"},
     )
     assert plan.quality["group_pairs"] == 1 and plan.quality["group_pairs_least"] == 1
+
+
+def test_random_replan_after_a_drop_keeps_the_remaining_sessions_free_of_repeats(
+    tournament, organiser, django_capture_on_commit_callbacks
+):
+    # Issue 34.4: 40 players, 8 sessions; one drops after session 3 and a fill-in takes the
+    # place. The re-plan from session 4 (the entry point issue 31's roster work calls:
+    # request_seating_plan(mode="random", options={"from_session": k})) seats the field of
+    # sessions 4-8 with no pair meeting twice over the whole tournament: the plan in force
+    # goes on with the fill-in in the dropped player's seats.
+    regs = [RegistrationFactory(tournament=tournament, player=PlayerFactory()) for _ in range(40)]
+    first = _request(
+        organiser,
+        tournament,
+        django_capture_on_commit_callbacks,
+        mode="random",
+        seed=1,
+        options={"rounds": 8},
+    )
+    assert first.quality["extra_meetings"] == 0
+    apply_seating_plan(actor=organiser, plan=first, from_session=1)
+    dropped = regs[7]
+    drop_player(actor=organiser, registration=dropped, reason="ill")
+    fill_in = RegistrationFactory(tournament=tournament, player=PlayerFactory(), is_substitute=True)
+    again = _request(
+        organiser,
+        tournament,
+        django_capture_on_commit_callbacks,
+        mode="random",
+        seed=1,
+        options={"from_session": 4, "rounds": 5},
+    )
+    field = {r.pk for r in regs if r is not dropped} | {fill_in.pk}
+    for rnd in again.plan:
+        assert sorted(p for t in rnd for p in t) == sorted(field)
+    met = [p for rnd in [*first.plan[:3], *again.plan] for p in _pairs(rnd)]
+    assert len(met) == len(set(met))  # no pair twice in sessions 1-8
+    assert again.quality["rounds"] == 8 and again.quality["extra_meetings"] == 0
+    assert again.quality["players"] == 41  # the dropped player's sessions count too
+    assert [s.number for s in apply_seating_plan(actor=organiser, plan=again)] == [4, 5, 6, 7, 8]
+
+
+def test_random_replan_after_a_drop_goes_on_with_the_design(
+    tournament, organiser, django_capture_on_commit_callbacks
+):
+    # 40 players, 12 sessions, a drop after session 4: the search alone left 41 extra
+    # meetings in sessions 5-12; the design's remaining rounds have none.
+    regs = [RegistrationFactory(tournament=tournament, player=PlayerFactory()) for _ in range(40)]
+    first = _request(
+        organiser,
+        tournament,
+        django_capture_on_commit_callbacks,
+        mode="random",
+        seed=1,
+        options={"rounds": 12},
+    )
+    apply_seating_plan(actor=organiser, plan=first, from_session=1)
+    drop_player(actor=organiser, registration=regs[3], reason="ill")
+    fill_in = RegistrationFactory(tournament=tournament, player=PlayerFactory(), is_substitute=True)
+    again = _request(
+        organiser,
+        tournament,
+        django_capture_on_commit_callbacks,
+        mode="random",
+        seed=1,
+        options={"from_session": 5, "rounds": 8},
+    )
+    assert again.quality["extra_meetings"] == 0 and again.quality["rounds"] == 12
+    swapped = {regs[3].pk: fill_in.pk}
+    # The same tables as the plan in force, the fill-in where the dropped player was.
+    assert [
+        sorted(sorted(swapped.get(p, p) for p in t) for t in rnd) for rnd in first.plan[4:]
+    ] == [sorted(sorted(t) for t in rnd) for rnd in again.plan]

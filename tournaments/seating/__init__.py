@@ -229,13 +229,18 @@ def generate_plan(
     time_budget: float = 8.0,
     table_size: int = 4,
     history: Sequence[Sequence[Sequence[int]]] = (),
+    continue_from: Sequence[Sequence[Sequence[int]]] = (),
 ) -> Plan:
     """Seat a whole tournament: `rounds` rounds for players 0..players-1, each table in seat
     order E, S, W, N (E, S, W at tables of 3). `groups[p]` (club or country, None for none)
     keeps same-group players apart in the first `separate_groups_rounds` rounds. `history`
     holds sessions already played (a re-plan from session k): their meetings count as if in
     the plan; indices outside 0..players-1 are players who have left. `time_budget` sets the
-    search's iteration count (no clock: the same arguments give the same plan anywhere)."""
+    search's iteration count (no clock: the same arguments give the same plan anywhere).
+    `continue_from` (a re-plan after a drop or a late arrival, issue 34): the rounds the plan
+    in force had for these sessions, with newcomers already in the seats of those who left;
+    rounds that seat exactly players 0..players-1 are kept as the start, so a design's
+    remaining rounds stay free of repeats, and the search only repairs what they break."""
     if table_size not in (3, 4):
         raise SeatingError("table_size must be 3 or 4")
     check_player_count(players, table_size)
@@ -248,7 +253,10 @@ def generate_plan(
     past: Plan = [[list(t) for t in rnd] for rnd in history]
     plan: Plan = []
     last = _partition(past[-1], players, size) if past else None
-    if last is not None:
+    kept = [_partition(rnd, players, size) for rnd in continue_from[:rounds]]
+    if kept and all(k is not None for k in kept):
+        plan = [k for k in kept if k is not None]
+    elif last is not None:
         # A re-plan after a full round: the design continues from it (its round 0 is seated
         # as that round was), so the rounds after it meet none of its pairs.
         built = design(players, size)

@@ -125,6 +125,43 @@ def swiss_standings(tournament_id: int) -> dict[str, Any]:
     return {"closed_sessions": closed, "open_sessions": open_, "points": points}
 
 
+def _plan_in_force(
+    plan: SeatingPlan, history: list[list[list[Any]]], players: list[int], start: int
+) -> list[list[list[int]]]:
+    """A re-plan from session `start` (issue 34): the rounds the latest earlier random or
+    uploaded plan had for sessions `start`.., if sessions before it were seated as that plan
+    said, with players who left replaced by the newcomers (registration order). Empty when
+    there is no such plan or the field changed size: the search then seats the sessions."""
+    earlier = SeatingPlan.objects.filter(
+        tournament_id=plan.tournament_id,
+        pk__lt=plan.pk,
+        status=SeatingPlan.Status.DONE,
+        mode__in=(SeatingPlan.Mode.RANDOM, SeatingPlan.Mode.UPLOADED),
+    ).order_by("-pk")
+    for old in earlier[:5]:
+        first = (old.options or {}).get("from_session", 1)
+        rounds = old.plan or []
+        if not isinstance(first, int) or not first <= start < first + len(rounds):
+            continue
+        played = history[first - 1 : start - 1]
+        planned = rounds[: start - first]
+        if len(played) != len(planned) or any(
+            {frozenset(t) for t in a} != {frozenset(t) for t in b}
+            for a, b in zip(played, planned, strict=True)
+        ):
+            continue
+        rest = rounds[start - first :]
+        active = set(players)
+        seated = {p for rnd in rest for t in rnd for p in t}
+        left = sorted({p for p in seated if p not in active})
+        newcomers = [p for p in players if p not in seated]
+        if len(left) != len(newcomers):
+            return []
+        instead = dict(zip(left, newcomers, strict=True))
+        return [[[instead.get(p, p) for p in t] for t in rnd] for rnd in rest]
+    return []
+
+
 def build_plan_rounds(
     plan: SeatingPlan, progress: Callable[[float], None] | None = None
 ) -> tuple[list[list[list[int]]], dict[str, Any]]:
@@ -182,6 +219,11 @@ def build_plan_rounds(
     extra: dict[str, Any] = {}
     if options.get("time_budget"):
         extra["time_budget"] = float(options["time_budget"])
+    # After a drop or a late arrival the plan in force goes on, newcomers in the seats of those
+    # who left, so a design's remaining sessions keep no repeat (the search repairs the rest).
+    ahead = _plan_in_force(plan, history, players, options.get("from_session", 1))
+    if ahead:
+        extra["continue_from"] = [[[index[p] for p in t] for t in rnd] for rnd in ahead]
     rounds = seating.generate_plan(
         players=len(players),
         rounds=rounds_wanted,
