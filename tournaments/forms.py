@@ -17,6 +17,7 @@ from core.limits import upload_problem
 from core.models import Player
 from scoring.engine import PRESETS, RulesError, load_ruleset
 from tournaments.models import Penalty, Registration, SeatingPlan, Session, Tournament
+from tournaments.roster import SessionRoster
 from tournaments.selectors import substitute_candidates
 from tournaments.standings.labels import TIE_BREAK_LABELS
 from tournaments.standings.ranking import DEFAULT_TIE_BREAKS, TIE_BREAKS
@@ -384,12 +385,17 @@ class SubstituteForm(forms.Form):
     reason = forms.CharField(max_length=500, label=_("Reason"))
 
     def __init__(
-        self, *args: Any, tournament: Tournament, session: Session | None = None, **kwargs: Any
+        self,
+        *args: Any,
+        tournament: Tournament,
+        session: Session | None = None,
+        roster: SessionRoster | None = None,
+        **kwargs: Any,
     ) -> None:
         super().__init__(*args, **kwargs)
         # Issue 31: reserves first; nobody seated in the session, dropped or disqualified.
         if session is not None:
-            choices = substitute_candidates(session)
+            choices = substitute_candidates(session, roster)
         else:
             choices = (
                 Player.objects.filter(

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from django.db.models import Case, Q, QuerySet, Value, When
+from django.db.models import Case, FilteredRelation, Q, QuerySet, Value, When
 
 from core import names
 from core.errors import ValidationFailed
@@ -366,35 +366,44 @@ def session_roster(session: Session) -> SessionRoster:
         .exclude(substitutes=[])
         .values_list("id", "substitutes")
     }
-    registrations = {
-        row["player_id"]: row
-        for row in Registration.objects.filter(tournament_id=session.tournament_id).values(
-            "id",
-            "player_id",
-            "role",
-            "dropped_at",
-            "disqualified_at",
-            "created_at",
-            "player__first_name",
-            "player__last_name",
-            "player__ema_number",
-        )
-    }
-    players = {
-        pid: (
-            f"{r['player__first_name']} {r['player__last_name']}".strip(),
-            r["player__ema_number"],
-        )
-        for pid, r in registrations.items()
-    }
-    # Someone seated or substituting without a registration (imported records): one query.
+    # The tournament's registrations and anyone seated or substituting without one (an
+    # imported record), in one query: the count does not depend on who is registered.
     involved = {pid for _, _, pid in seats} | {
         int(s["player_id"]) for subs in substitutes.values() for s in subs if s.get("player_id")
     }
-    missing = involved - set(players)
-    if missing:
-        for p in Player.objects.filter(pk__in=missing):
-            players[p.pk] = (str(p), p.ema_number)
+    registrations: dict[int, dict[str, Any]] = {}
+    players: dict[int, tuple[str, str | None]] = {}
+    for row in (
+        Player.objects.annotate(
+            reg=FilteredRelation(
+                "registrations",
+                condition=Q(registrations__tournament_id=session.tournament_id),
+            )
+        )
+        .filter(Q(reg__id__isnull=False) | Q(pk__in=involved))
+        .values(
+            "id",
+            "first_name",
+            "last_name",
+            "ema_number",
+            "reg__id",
+            "reg__role",
+            "reg__dropped_at",
+            "reg__disqualified_at",
+            "reg__created_at",
+        )
+    ):
+        pid = row["id"]
+        players[pid] = (f"{row['first_name']} {row['last_name']}".strip(), row["ema_number"])
+        if row["reg__id"] is not None:
+            registrations[pid] = {
+                "id": row["reg__id"],
+                "player_id": pid,
+                "role": row["reg__role"],
+                "dropped_at": row["reg__dropped_at"],
+                "disqualified_at": row["reg__disqualified_at"],
+                "created_at": row["reg__created_at"],
+            }
     started = status in (Session.Status.RUNNING, Session.Status.CLOSED)
     by_table: dict[int, list[tuple[int, int]]] = {}
     for table_id, wind, player_id in seats:
@@ -437,11 +446,14 @@ def session_roster(session: Session) -> SessionRoster:
     return SessionRoster(session.pk, session.number, status, out_tables, unseated)
 
 
-def substitute_candidates(session: Session) -> QuerySet[Player]:
+def substitute_candidates(
+    session: Session, roster: SessionRoster | None = None
+) -> QuerySet[Player]:
     """Whom the substitute picker offers for a seat of `session` (issue 31): reserves first,
     then fill-ins and players not seated in that session (as planned or as a substitute);
-    never someone dropped or disqualified."""
-    roster = session_roster(session)
+    never someone dropped or disqualified. A page that has read the roster passes it."""
+    if roster is None:
+        roster = session_roster(session)
     taken = {s.player.id for s in roster.seats()} | {s.registered.id for s in roster.seats()}
     order = Case(
         When(registrations__role=Registration.Role.RESERVE, then=Value(0)),

@@ -120,7 +120,9 @@ def test_session_console_reads_in_fixed_queries(organiser_client: Client, game: 
     one_table = statements(lambda: organiser_client.get(url))
     more_tables(session, 5)
     six_tables = statements(lambda: organiser_client.get(url))
-    assert six_tables == one_table <= 10  # was one game query per table
+    # Was one game query per table. The roster (issue 31: who sits where now, and the
+    # substitute picker's candidates) costs five of these, read once for the whole page.
+    assert six_tables == one_table <= 14
 
 
 def test_seating_console_reads_in_fixed_queries(organiser_client: Client, game: Game) -> None:

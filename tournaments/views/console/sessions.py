@@ -3,6 +3,7 @@ reopen; the clock's pause, resume, extend and length (EMA 2025 7.4)."""
 
 from __future__ import annotations
 
+from functools import cached_property
 from typing import Any
 
 from django.contrib import messages
@@ -16,6 +17,7 @@ from tournaments import services
 from tournaments.clock import session_clock
 from tournaments.forms import MinutesForm, OptionalReasonForm, SubstituteForm
 from tournaments.models import Seat, SeatingPlan, Session
+from tournaments.roster import SessionRoster
 from tournaments.selectors import session_roster, session_tables, unfinished_games
 
 from .base import ConsoleActionView, ConsoleFormView, console_session
@@ -46,15 +48,21 @@ class SessionPage(ConsoleFormView):
         # disqualified; a "seat a reserve" link fills in the table and seat.
         kwargs = super().get_form_kwargs()
         kwargs["session"] = self.session
+        kwargs["roster"] = self.roster
         if "data" not in kwargs:
             kwargs["initial"] = {
                 k: self.request.GET[k] for k in ("table", "seat") if k in self.request.GET
             }
         return kwargs
 
+    @cached_property
+    def roster(self) -> SessionRoster:
+        # Read once: the table cards and the substitute picker both need it.
+        return session_roster(self.session)
+
     def page_context(self) -> dict[str, Any]:
         tables = session_tables(self.session)
-        roster = session_roster(self.session)
+        roster = self.roster
         seats = {t.id: t.seats for t in roster.tables}
         for t in tables:  # who sits where now (issue 31), beside the game's status
             t["roster"] = [
