@@ -373,7 +373,7 @@ def session_roster(session: Session) -> SessionRoster:
     }
     registrations: dict[int, dict[str, Any]] = {}
     players: dict[int, tuple[str, str | None]] = {}
-    for row in (
+    for person in (
         Player.objects.annotate(
             reg=FilteredRelation(
                 "registrations",
@@ -393,16 +393,19 @@ def session_roster(session: Session) -> SessionRoster:
             "reg__created_at",
         )
     ):
-        pid = row["id"]
-        players[pid] = (f"{row['first_name']} {row['last_name']}".strip(), row["ema_number"])
-        if row["reg__id"] is not None:
+        pid = person["id"]
+        players[pid] = (
+            f"{person['first_name']} {person['last_name']}".strip(),
+            person["ema_number"],
+        )
+        if person["reg__id"] is not None:
             registrations[pid] = {
-                "id": row["reg__id"],
+                "id": person["reg__id"],
                 "player_id": pid,
-                "role": row["reg__role"],
-                "dropped_at": row["reg__dropped_at"],
-                "disqualified_at": row["reg__disqualified_at"],
-                "created_at": row["reg__created_at"],
+                "role": person["reg__role"],
+                "dropped_at": person["reg__dropped_at"],
+                "disqualified_at": person["reg__disqualified_at"],
+                "created_at": person["reg__created_at"],
             }
     started = status in (Session.Status.RUNNING, Session.Status.CLOSED)
     by_table: dict[int, list[tuple[int, int]]] = {}
