@@ -23,7 +23,7 @@ from django.utils.translation import gettext as _
 from rest_framework import exceptions
 from rest_framework.authentication import TokenAuthentication
 
-from core.audit import record_audit
+from core.audit import audited
 from core.models import ApiToken
 
 PREFIX_LENGTH = 8
@@ -53,16 +53,15 @@ def issue_token(user: Any, *, name: str = "") -> tuple[ApiToken, str]:
 def revoke_token(*, actor: Any, token: ApiToken) -> None:
     """The owner revokes one of their tokens (audited; the key is never logged)."""
 
-    before = {"id": token.pk, "prefix": token.prefix, "name": token.name}
-    token.delete()
-    record_audit(
+    with audited(
         actor=actor,
         action="token.revoke",
         object_type="club.apitoken",
-        object_id=before["id"],
-        before=before,
-        after=None,
-    )
+        object_id=token.pk,
+        before={"id": token.pk, "prefix": token.prefix, "name": token.name},
+    ) as audit:
+        token.delete()
+        audit.after = None
 
 
 class ExpiringTokenAuthentication(TokenAuthentication):

@@ -11,7 +11,7 @@ from typing import Any
 
 from scoring.engine import RecordError, preview_hand
 from scoring.models import Game
-from scoring.services import add_hand, finalize_game, game_record
+from scoring.services import enter_hand, finalize_game, game_record
 from scoring.summary import GameSummary
 
 # (first, last, country, club): 20 demo players; EMA numbers are derived from the position.
@@ -117,7 +117,7 @@ def play_game(game: Game, rng: random.Random, *, actor: Any) -> Game:
         hand = _valid_hand(rng, record)
         if hand is None:
             continue
-        game = add_hand(actor=actor, game=game, hand=hand, expected_version=game.version)
+        game = enter_hand(actor=actor, game=game, hand=hand, expected_version=game.version).game
         record["hands"].append(hand)
         if GameSummary.of(game.summary).over:
             return finalize_game(actor=actor, game=game, expected_version=game.version)
@@ -132,7 +132,7 @@ def play_hands(game: Game, rng: random.Random, *, actor: Any, count: int) -> Gam
         hand = _valid_hand(rng, record)
         if hand is None:
             continue
-        game = add_hand(actor=actor, game=game, hand=hand, expected_version=game.version)
+        game = enter_hand(actor=actor, game=game, hand=hand, expected_version=game.version).game
         record["hands"].append(hand)
         if GameSummary.of(game.summary).over:
             break

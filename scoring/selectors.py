@@ -7,6 +7,7 @@ Views and API call these; none of them replays a game the database already holds
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from django.db.models import QuerySet
@@ -92,9 +93,37 @@ def _after_last_hand(game: Game) -> dict[str, Any] | None:
         return None
 
 
+@dataclass(frozen=True)
+class TableState:
+    """A game as its pages show it (table_state): the players' display names, the seats
+    (`seat`, `name`, `score`, `wind`, `dealer`), the round, honba and sticks to play next (the
+    last hand's when the game is over), the engine's `final` result, the hand rows (`number`,
+    `data`, `out`, `label`, `summary`, `time_signal`, `cells`), the chombos, and the rules."""
+
+    players: list[str]
+    seats: list[dict[str, Any]]
+    round: str
+    honba: int
+    riichi_sticks: int
+    dealer: int
+    over: bool
+    final: dict[str, Any] | None
+    # Each chombo ({`name`, `hand` label, `paper`, `points`}), and per seat when there are any.
+    chombos: list[dict[str, Any]]
+    chombo_seats: list[dict[str, Any]]
+    chombo_points: int | None
+    # "time": the EMA 2025 7.4 signal hand and one more were played, or finalized on time.
+    ended_by: str | None
+    time_limit_ema: bool
+    # The row of the hand marked with the signal, under rules that act on it.
+    time_signal_hand: dict[str, Any] | None
+    hands: list[dict[str, Any]]
+    rules: Ruleset
+
+
 def table_state(
     game: Game, *, upto: int | None = None, stored: StoredGame | None = None
-) -> dict[str, Any]:
+) -> TableState:
     """Names, scores, round, honba and sticks as they stand now (for the always-visible bar);
     with `upto`, as they stood before hand `upto` (0-based) was played (a correction).
 
@@ -201,41 +230,39 @@ def table_state(
         for c in chombos
         if c["hand"] is None or c["hand"] in labels
     ]
-    return {
-        "players": players,
-        "seats": seats,
-        "round": nxt["round"] if nxt else "E1",
-        "honba": nxt["honba"] if nxt else 0,
-        "riichi_sticks": nxt["riichi_sticks"] if nxt else 0,
-        "dealer": dealer,
-        "over": over,
-        "final": final,
-        "chombos": chombo_list,
-        "chombo_seats": chombo_rows if chombos else [],
-        "chombo_points": chombo_points(rules),
-        # "time": the EMA 2025 7.4 signal hand and one more were played, or finalized on time.
-        "ended_by": result.get("ended_by"),
-        "time_limit_ema": rules.time_limit == "ema",
-        # The row of the hand marked with the signal, under rules that act on it.
-        "time_signal_hand": next((row for row in rows if row["time_signal"]), None)
+    return TableState(
+        players=players,
+        seats=seats,
+        round=nxt["round"] if nxt else "E1",
+        honba=nxt["honba"] if nxt else 0,
+        riichi_sticks=nxt["riichi_sticks"] if nxt else 0,
+        dealer=dealer,
+        over=over,
+        final=final,
+        chombos=chombo_list,
+        chombo_seats=chombo_rows if chombos else [],
+        chombo_points=chombo_points(rules),
+        ended_by=result.get("ended_by"),
+        time_limit_ema=rules.time_limit == "ema",
+        time_signal_hand=next((row for row in rows if row["time_signal"]), None)
         if rules.time_limit == "ema"
         else None,
-        "hands": rows,
-        "rules": rules,
-    }
+        hands=rows,
+        rules=rules,
+    )
 
 
-def offers_time_signal(state: dict[str, Any], *, editing: int | None = None) -> bool:
+def offers_time_signal(state: TableState, *, editing: int | None = None) -> bool:
     """Whether the hand form shows the EMA 2025 7.4 "time signal" checkbox.
 
     Under rules with ``time_limit: "ema"`` while no other hand carries the signal (the engine
     allows one per game); when correcting hand ``editing``, also whenever that hand carries it,
     so the flag is shown pre-filled and can be kept or cleared.
     """
-    marked = [row["number"] for row in state["hands"] if row["time_signal"]]
+    marked = [row["number"] for row in state.hands if row["time_signal"]]
     if editing is not None and editing in marked:
         return True
-    return bool(state["time_limit_ema"]) and not marked
+    return state.time_limit_ema and not marked
 
 
 def describe_hand(hand: dict[str, Any], players: list[str], *, rules: Ruleset | None = None) -> str:

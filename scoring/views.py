@@ -33,6 +33,7 @@ from scoring.records import game_record as record_of
 from scoring.records import stored_game_from, stored_rows_annotations
 from scoring.selectors import (
     WINDS,
+    TableState,
     chombo_points,
     offers_time_signal,
     table_state,
@@ -97,8 +98,8 @@ def _entry_context(
     state = table_state(game)
     if form is None:
         form = HandEntryForm(
-            players=state["players"],
-            rules=state["rules"],
+            players=state.players,
+            rules=state.rules,
             initial={"expected_version": game.version},
             offer_time_signal=offers_time_signal(state),
         )
@@ -108,7 +109,7 @@ def _entry_context(
         "form": form,
         "seat_blocks": form.seat_blocks(),
         "reason_form": ReasonForm(initial={"expected_version": game.version}),
-        "last_hand": state["hands"][-1] if state["hands"] else None,
+        "last_hand": state.hands[-1] if state.hands else None,
         "locked": locked_message(user, game) if user is not None else None,
         "on_time": time_signal_state(user, game) if user is not None else None,
         "offers_reopen": policy_for(game).offers_reopen,
@@ -116,16 +117,14 @@ def _entry_context(
     }
 
 
-def _waiting_hands(request: HttpRequest, game: Game, state: dict[str, Any]) -> list[dict[str, Any]]:
+def _waiting_hands(request: HttpRequest, game: Game, state: TableState) -> list[dict[str, Any]]:
     """Club play without a referee: hands waiting for confirmation, and whether this user
     (a seated player who did not enter it and has not confirmed yet) may confirm each."""
     me = player_of(request.user)
     seated = me is not None and game.seats.filter(player=me).exists()
     rows = []
     for hand in game.hands.filter(confirmed=False).order_by("number"):
-        summary = (
-            state["hands"][hand.number]["summary"] if hand.number < len(state["hands"]) else ""
-        )
+        summary = state.hands[hand.number]["summary"] if hand.number < len(state.hands) else ""
         rows.append(
             {
                 "number": hand.number,
@@ -221,7 +220,7 @@ def _apply_error(form: HandEntryForm, error: Exception) -> None:
         form.add_error(None, message)
 
 
-def _tile_warnings(game: Game, form: HandEntryForm, state: dict[str, Any]) -> list[str]:
+def _tile_warnings(game: Game, form: HandEntryForm, state: TableState) -> list[str]:
     """The payment preview's cross-check of typed tiles against the entered han/fu (warnings;
     the referee decides). Saving a hand evaluates the tiles in the service instead."""
     tiles = form.cleaned_data.get("tiles") or ""
@@ -234,11 +233,11 @@ def _tile_warnings(game: Game, form: HandEntryForm, state: dict[str, Any]) -> li
     situation = Situation(
         tsumo=hand["outcome"] == "tsumo",
         riichi=seat in hand.get("riichi", []),
-        seat_wind=WINDS[(seat - state["dealer"]) % len(state["players"])],
-        round_wind=str(state["round"])[:1] or "E",
+        seat_wind=WINDS[(seat - state.dealer) % len(state.players)],
+        round_wind=str(state.round)[:1] or "E",
     )
     try:
-        evaluation = evaluate(tiles, rules=state["rules"], situation=situation)
+        evaluation = evaluate(tiles, rules=state.rules, situation=situation)
     except TileError as exc:
         form.add_error("tiles", getattr(exc, "message", str(exc)))
         return []
@@ -255,15 +254,15 @@ def game_preview(request: HttpRequest, game_id: int) -> HttpResponse:
     state = table_state(game)
     form = HandEntryForm(
         request.POST,
-        players=state["players"],
-        rules=state["rules"],
+        players=state.players,
+        rules=state.rules,
         offer_time_signal=offers_time_signal(state),
     )
     return render(request, "scoring/_preview.html", _preview_context(game, state, form))
 
 
 def _preview_context(
-    game: Game, state: dict[str, Any], form: HandEntryForm, *, at: int | None = None
+    game: Game, state: TableState, form: HandEntryForm, *, at: int | None = None
 ) -> dict[str, Any]:
     context: dict[str, Any] = {"game": game, "state": state, "form": form}
     if form.is_valid():
@@ -278,7 +277,7 @@ def _preview_context(
             after = result["hands"][-1] if "hands" in result else result
             context["after"] = [
                 {"name": name, "delta": after["deltas"][i], "score": after["scores"][i]}
-                for i, name in enumerate(state["players"])
+                for i, name in enumerate(state.players)
             ]
             context["changes"] = [row for row in context["after"] if row["delta"]]
             if form.hand.get("outcome") == "chombo":
@@ -287,8 +286,8 @@ def _preview_context(
                 # points change hands".
                 offender = form.hand.get("offender")
                 context["chombo"] = {
-                    "name": state["players"][offender] if isinstance(offender, int) else "?",
-                    "points": chombo_points(state["rules"]),
+                    "name": state.players[offender] if isinstance(offender, int) else "?",
+                    "points": chombo_points(state.rules),
                 }
             context["ends_game"] = result.get("next") is None
             context["ended_by"] = result.get("ended_by")
@@ -296,7 +295,7 @@ def _preview_context(
             # EMA 2025 7.4: marking this hand leaves exactly one more hand to play.
             context["one_more_hand"] = (
                 form.hand.get("time_signal") is True
-                and state["time_limit_ema"]
+                and state.time_limit_ema
                 and not context["ends_game"]
             )
     return context
@@ -311,8 +310,8 @@ def game_add_hand(request: HttpRequest, game_id: int) -> HttpResponse:
     state = table_state(game)
     form = HandEntryForm(
         request.POST,
-        players=state["players"],
-        rules=state["rules"],
+        players=state.players,
+        rules=state.rules,
         offer_time_signal=offers_time_signal(state),
     )
     if not form.is_valid():
@@ -355,8 +354,8 @@ def _conflict(request: HttpRequest, game: Game, form: HandEntryForm) -> HttpResp
     state = table_state(game)
     fresh = HandEntryForm(
         data,
-        players=state["players"],
-        rules=state["rules"],
+        players=state.players,
+        rules=state.rules,
         offer_time_signal=offers_time_signal(state),
     )
     fresh.is_valid()
@@ -413,18 +412,18 @@ def game_edit_hand(request: HttpRequest, game_id: int, number: int) -> HttpRespo
         messages.error(request, locked)  # issue 15: no correction once the results are locked
         return redirect("scoring:entry", game_id=game.pk)
     full = table_state(game)
-    if not 1 <= number <= len(full["hands"]):
+    if not 1 <= number <= len(full.hands):
         messages.error(request, _("There is no such hand to correct."))
         return redirect("scoring:entry", game_id=game.pk)
     index = number - 1
-    editing = full["hands"][index]
+    editing = full.hands[index]
     state = table_state(game, upto=index)
     reason_form = ReasonForm(request.POST or None, initial={"expected_version": game.version})
     offer = offers_time_signal(full, editing=index)
     status = 200
     if request.method == "POST":
         form = HandEntryForm(
-            request.POST, players=state["players"], rules=state["rules"], offer_time_signal=offer
+            request.POST, players=state.players, rules=state.rules, offer_time_signal=offer
         )
         if form.is_valid() and reason_form.is_valid():
             try:
@@ -444,8 +443,8 @@ def game_edit_hand(request: HttpRequest, game_id: int, number: int) -> HttpRespo
                 data["expected_version"] = str(game.version)
                 form = HandEntryForm(
                     data,
-                    players=state["players"],
-                    rules=state["rules"],
+                    players=state.players,
+                    rules=state.rules,
                     offer_time_signal=offers_time_signal(table_state(game), editing=index),
                 )
                 form.is_valid()
@@ -463,8 +462,8 @@ def game_edit_hand(request: HttpRequest, game_id: int, number: int) -> HttpRespo
             status = 400
     else:
         form = HandEntryForm(
-            players=state["players"],
-            rules=state["rules"],
+            players=state.players,
+            rules=state.rules,
             initial={**_hand_initial(editing["data"]), "expected_version": game.version},
             offer_time_signal=offer,
         )
@@ -476,7 +475,7 @@ def game_edit_hand(request: HttpRequest, game_id: int, number: int) -> HttpRespo
         "reason_form": reason_form,
         "editing": editing,
         "number": number,
-        "later": len(full["hands"]) - number,
+        "later": len(full.hands) - number,
     }
     return render(request, "scoring/edit_last.html", context, status=status)
 
@@ -490,8 +489,8 @@ def game_edit_preview(request: HttpRequest, game_id: int, number: int) -> HttpRe
     state = table_state(game, upto=index)
     form = HandEntryForm(
         request.POST,
-        players=state["players"],
-        rules=state["rules"],
+        players=state.players,
+        rules=state.rules,
         offer_time_signal=offers_time_signal(table_state(game), editing=index),
     )
     return render(request, "scoring/_preview.html", _preview_context(game, state, form, at=index))
@@ -504,7 +503,7 @@ def game_paper_sheet(request: HttpRequest, game_id: int) -> HttpResponse:
     applies uma, oka and the sticks (EMA 2025 3.7)."""
     game = _game_for_editing(request, game_id)
     state = table_state(game)
-    rules = state["rules"]
+    rules = state.rules
     chombo_points = rules.chombo.points if rules.chombo.mode == "penalty" else None
     stored = game.final_scores or {}
     initial: dict[str, Any] = {
@@ -518,7 +517,7 @@ def game_paper_sheet(request: HttpRequest, game_id: int) -> HttpResponse:
         initial[key] = initial.get(key, 0) + 1
     form = PaperSheetForm(
         request.POST or None,
-        players=state["players"],
+        players=state.players,
         chombo_points=chombo_points,
         initial=initial,
     )
@@ -555,7 +554,7 @@ def game_paper_sheet(request: HttpRequest, game_id: int) -> HttpResponse:
         "state": state,
         "form": form,
         "chombo_points": chombo_points,
-        "total": rules.start_points * len(state["players"]),
+        "total": rules.start_points * len(state.players),
     }
     return render(request, "scoring/paper_sheet.html", context, status=status)
 

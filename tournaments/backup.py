@@ -24,7 +24,7 @@ from django.core.management.color import no_style
 from django.db import connection, models, transaction
 from django.db.models import Q
 
-from core.audit import record_audit
+from core.audit import audited
 from core.errors import ValidationFailed
 from core.models import AuditEntry, Player
 from scoring.models import Game, GamePenalty, GameSeat, Hand
@@ -271,18 +271,14 @@ def import_tournament(document: dict[str, Any]) -> Tournament:
                     ) from exc
             model._default_manager.bulk_create(objs, batch_size=500)
     _reset_sequences(models_used)
-    tournament = Tournament.objects.get(pk=document["tournament"]["id"])
-    # Not scoped to the tournament (tournament_id left empty): the imported audit trail stays
-    # exactly the exported one, and this entry still names the tournament as its object.
-    record_audit(
-        actor=None,
-        action="tournament.import",
-        obj=tournament,
-        before=None,
-        after={
+    with audited(actor=None, action="tournament.import") as audit:
+        tournament = Tournament.objects.get(pk=document["tournament"]["id"])
+        # Not scoped to the tournament (tournament_id left empty): the imported audit trail stays
+        # exactly the exported one, and this entry still names the tournament as its object.
+        audit.obj = tournament
+        audit.after = {
             key: len(document.get(key) or []) for key, _model in SECTIONS if key != "tournament"
-        },
-    )
+        }
     return tournament
 
 

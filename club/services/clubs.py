@@ -9,7 +9,7 @@ from django.db import transaction
 
 from club.models import Club, ClubNight, League, Membership
 from club.roles import is_club_admin
-from core.audit import record_audit
+from core.audit import audited
 from core.errors import PermissionDenied, ValidationFailed
 from core.models import Player
 from core.players import clean_country
@@ -67,16 +67,17 @@ def create_club(
         ruleset=ruleset,
         rule_overrides=rule_overrides or {},
     )
-    if admin is not None:
-        Membership.objects.create(club=club, player=admin, role=Membership.Role.ADMIN)
-    record_audit(
+    with audited(
         actor=actor,
         action="club.create",
         obj=club,
-        before=None,
-        after={**club_snapshot(club), "admin": admin.pk if admin else None},
         club_id=club.pk,
-    )
+        snapshot=lambda: club_snapshot(club),
+        created=True,
+    ) as audit:
+        if admin is not None:
+            Membership.objects.create(club=club, player=admin, role=Membership.Role.ADMIN)
+        audit.note(admin=admin.pk if admin else None)
     return club
 
 
@@ -114,24 +115,22 @@ def update_club_rules(
         fields += ["ruleset_3p", "rule_overrides_3p"]
     if confirmations is not None and confirmations not in Club.Confirmations.values:
         raise ValidationFailed('confirmations must be "one" or "all".', field="confirmations")
-    before = club_snapshot(club)
-    club.ruleset = ruleset
-    club.rule_overrides = rule_overrides or {}
-    if ruleset_3p is not None:
-        club.ruleset_3p = ruleset_3p
-        club.rule_overrides_3p = rule_overrides_3p or {}
-    if confirmations is not None:
-        club.confirmations = confirmations
-        fields.append("confirmations")
-    club.save(update_fields=fields)
-    record_audit(
+    with audited(
         actor=actor,
         action="club.rules",
         obj=club,
-        before=before,
-        after=club_snapshot(club),
         club_id=club.pk,
-    )
+        snapshot=lambda: club_snapshot(club),
+    ):
+        club.ruleset = ruleset
+        club.rule_overrides = rule_overrides or {}
+        if ruleset_3p is not None:
+            club.ruleset_3p = ruleset_3p
+            club.rule_overrides_3p = rule_overrides_3p or {}
+        if confirmations is not None:
+            club.confirmations = confirmations
+            fields.append("confirmations")
+        club.save(update_fields=fields)
     return club
 
 
@@ -151,39 +150,33 @@ def add_member(
         )
     if Membership.objects.filter(club=club, player=player).exists():
         raise ValidationFailed(f"{player} is already a member.", field="player")
-    membership = Membership.objects.create(
-        club=club,
-        player=player,
-        role=role,
-        joined_on=parse_optional_date(joined_on, field="joined_on"),
-    )
-    record_audit(
-        actor=actor,
-        action="club.member.add",
-        obj=membership,
-        before=None,
-        after={"player": player.pk, "role": role, "joined_on": membership.joined_on},
-        club_id=club.pk,
-    )
+    with audited(actor=actor, action="club.member.add", club_id=club.pk) as audit:
+        membership = Membership.objects.create(
+            club=club,
+            player=player,
+            role=role,
+            joined_on=parse_optional_date(joined_on, field="joined_on"),
+        )
+        audit.obj = membership
+        audit.after = {"player": player.pk, "role": role, "joined_on": membership.joined_on}
     return membership
 
 
 @transaction.atomic
 def remove_member(*, actor: Any, membership: Membership, reason: str = "") -> None:
     _require_club_admin(actor, membership.club)
-    before = {"player": membership.player_id, "role": membership.role}
-    club_id, pk = membership.club_id, membership.pk
-    membership.delete()
-    record_audit(
+    with audited(
         actor=actor,
         action="club.member.remove",
         object_type="club.membership",
-        object_id=pk,
-        before=before,
-        after=None,
         reason=reason,
-        club_id=club_id,
-    )
+        before={"player": membership.player_id, "role": membership.role},
+    ) as audit:
+        club_id, pk = membership.club_id, membership.pk
+        membership.delete()
+        audit.object_id = pk
+        audit.club_id = club_id
+        audit.after = None
 
 
 @transaction.atomic
@@ -215,30 +208,25 @@ def create_league(
         raise ValidationFailed("Say how many best results count.", field="best_n")
     if not isinstance(min_games, int) or min_games < 0:
         raise ValidationFailed("min_games must be 0 or more.", field="min_games")
-    league = League.objects.create(
-        club=club,
-        name=name,
-        starts_on=start,
-        ends_on=end,
-        aggregate=aggregate,
-        best_n=best_n if aggregate == League.Aggregate.BEST_N else None,
-        min_games=min_games,
-    )
-    record_audit(
-        actor=actor,
-        action="league.create",
-        obj=league,
-        before=None,
-        after={
+    with audited(actor=actor, action="league.create", club_id=club.pk) as audit:
+        league = League.objects.create(
+            club=club,
+            name=name,
+            starts_on=start,
+            ends_on=end,
+            aggregate=aggregate,
+            best_n=best_n if aggregate == League.Aggregate.BEST_N else None,
+            min_games=min_games,
+        )
+        audit.obj = league
+        audit.after = {
             "name": name,
             "starts_on": start,
             "ends_on": end,
             "aggregate": aggregate,
             "best_n": league.best_n,
             "min_games": min_games,
-        },
-        club_id=club.pk,
-    )
+        }
     return league
 
 
@@ -261,13 +249,8 @@ def create_club_night(
             day < league.starts_on or (league.ends_on is not None and day > league.ends_on)
         ):
             raise ValidationFailed("The date is outside the league's season.", field="date")
-    night = ClubNight.objects.create(club=club, league=league, date=day, notes=notes)
-    record_audit(
-        actor=actor,
-        action="club_night.create",
-        obj=night,
-        before=None,
-        after={"date": day, "league": league.pk if league else None, "notes": notes},
-        club_id=club.pk,
-    )
+    with audited(actor=actor, action="club_night.create", club_id=club.pk) as audit:
+        night = ClubNight.objects.create(club=club, league=league, date=day, notes=notes)
+        audit.obj = night
+        audit.after = {"date": day, "league": league.pk if league else None, "notes": notes}
     return night

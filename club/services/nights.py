@@ -14,7 +14,7 @@ from django.utils.translation import ngettext
 from club.models import Club, ClubNight
 from club.nightseating import MIN_PLAYERS, seat_round
 from club.roles import is_club_admin
-from core.audit import record_audit
+from core.audit import audited
 from core.errors import PermissionDenied, ValidationFailed
 from core.models import Player
 from scoring.engine import RulesError, load_ruleset
@@ -103,17 +103,24 @@ def seat_club_night(
     rules = {size: _house_rules(club, size) for size in {len(t) for t in seating.tables}}
     by_id = {p.pk: p for p in players}
     games = []
-    for table in seating.tables:
-        ruleset, overrides = rules[len(table)]
-        games.append(
-            create_game(
-                actor=actor,
-                players=[by_id[pid] for pid in table],
-                ruleset=ruleset,
-                rule_overrides=overrides or None,
-                place=night,
+    with audited(actor=actor, action="club_night.seat", obj=night, club_id=club.pk) as audit:
+        for table in seating.tables:
+            ruleset, overrides = rules[len(table)]
+            games.append(
+                create_game(
+                    actor=actor,
+                    players=[by_id[pid] for pid in table],
+                    ruleset=ruleset,
+                    rule_overrides=overrides or None,
+                    place=night,
+                )
             )
-        )
+        audit.after = {
+            "tables": seating.tables,
+            "games": [g.pk for g in games],
+            "sitting_out": seating.sitting_out,
+            "repeats": seating.repeats,
+        }
     out = [by_id[pid] for pid in seating.sitting_out]
     message = ""
     if out:
@@ -124,17 +131,4 @@ def seat_club_night(
             "tables need 3 or 4 players.",
             len(out),
         ) % {"count": len(ids), "names": ", ".join(str(p) for p in out)}
-    record_audit(
-        actor=actor,
-        action="club_night.seat",
-        obj=night,
-        before=None,
-        after={
-            "tables": seating.tables,
-            "games": [g.pk for g in games],
-            "sitting_out": seating.sitting_out,
-            "repeats": seating.repeats,
-        },
-        club_id=club.pk,
-    )
     return NightSeating(games=games, sitting_out=out, message=message, repeats=seating.repeats)

@@ -18,7 +18,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from club.models import Club, ClubNight, Membership, OnlineGameLog, OnlineName
-from core.audit import record_audit
+from core.audit import audited
 from core.errors import ValidationFailed
 from core.models import Player
 from scoring.models import Game
@@ -157,32 +157,26 @@ def import_online_log(
     night = ClubNight.objects.filter(club=club, date=day).order_by("pk").first()
     if night is None:
         night = ClubNight.objects.create(club=club, date=day)
-    game = import_game_record(
-        actor=actor,
-        record=online.record,
-        players=seated,
-        place=night,
-        finalize=comparison["final"] is not None,
-    )
-    OnlineGameLog.objects.create(
-        site=online.site, log_id=online.log_id, game=game, comparison=comparison
-    )
     names = [
         {"seat": s, "name": n, "player": p.pk}
         for s, (n, p) in enumerate(zip(online.names, seated, strict=True))
     ]
-    record_audit(
-        actor=actor,
-        action="game.import_online",
-        obj=game,
-        before=None,
-        after={
+    with audited(actor=actor, action="game.import_online", club_id=club.pk) as audit:
+        game = import_game_record(
+            actor=actor,
+            record=online.record,
+            players=seated,
+            place=night,
+            finalize=comparison["final"] is not None,
+        )
+        OnlineGameLog.objects.create(
+            site=online.site, log_id=online.log_id, game=game, comparison=comparison
+        )
+        audit.obj, audit.game_id = game, game.pk
+        audit.after = {
             "site": online.site,
             "log_id": online.log_id,
             "names": names,
             "comparison": comparison,
-        },
-        game_id=game.pk,
-        club_id=club.pk,
-    )
+        }
     return OnlineImport(game=game, comparison=comparison, players=names)

@@ -10,7 +10,7 @@ from typing import Any
 
 from django.db import transaction
 
-from core.audit import record_audit
+from core.audit import audited
 from core.errors import PermissionDenied, ValidationFailed
 from core.models import Player
 from core.players import (
@@ -56,10 +56,14 @@ def register_player(
     check_ema_number_free(player.ema_number)
     if user is not None and Player.objects.filter(user=user).exists():
         raise ValidationFailed("This login is already linked to a player.", field="user")
-    player.save()
-    record_audit(
-        actor=actor, action="player.create", obj=player, before=None, after=player_snapshot(player)
-    )
+    with audited(
+        actor=actor,
+        action="player.create",
+        obj=player,
+        snapshot=lambda: player_snapshot(player),
+        created=True,
+    ):
+        player.save()
     return player
 
 
@@ -81,28 +85,27 @@ def update_player(*, actor: Any, player: Player, **changes: Any) -> Player:
     if not by_staff and player.user_id != actor.pk:
         raise PermissionDenied("You may only change your own player profile.")
     player = Player.objects.select_for_update().get(pk=player.pk)
-    before = player_snapshot(player)
-    if "first_name" in changes:
-        player.first_name = clean_name(changes["first_name"], field="first_name")
-    if "last_name" in changes:
-        player.last_name = clean_name(changes["last_name"], field="last_name")
-    if "ema_number" in changes:
-        player.ema_number = clean_ema_number(changes["ema_number"])
-        check_ema_number_free(player.ema_number, exclude=player.pk)
-    if "country" in changes:
-        player.country = clean_country(changes["country"])
-    changed = [f for f in IDENTITY if getattr(player, f) != before[f]]
-    if changed and not by_staff:
-        # Fixed while registered in a running tournament, say (tournaments.policy).
-        check_identity_change(player, field=changed[0])
-    player.save()
-    # The standings show the player's name and EMA number (tournaments renew their version).
-    player_changed.send(sender=Player, player=player, before=before)
-    record_audit(
+    with audited(
         actor=actor,
         action="player.update",
         obj=player,
-        before=before,
-        after=player_snapshot(player),
-    )
+        snapshot=lambda: player_snapshot(player),
+    ) as audit:
+        before = audit.before or {}
+        if "first_name" in changes:
+            player.first_name = clean_name(changes["first_name"], field="first_name")
+        if "last_name" in changes:
+            player.last_name = clean_name(changes["last_name"], field="last_name")
+        if "ema_number" in changes:
+            player.ema_number = clean_ema_number(changes["ema_number"])
+            check_ema_number_free(player.ema_number, exclude=player.pk)
+        if "country" in changes:
+            player.country = clean_country(changes["country"])
+        changed = [f for f in IDENTITY if getattr(player, f) != before[f]]
+        if changed and not by_staff:
+            # Fixed while registered in a running tournament, say (tournaments.policy).
+            check_identity_change(player, field=changed[0])
+        player.save()
+        # The standings show the player's name and EMA number (tournaments renew their version).
+        player_changed.send(sender=Player, player=player, before=before)
     return player

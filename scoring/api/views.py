@@ -236,13 +236,13 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ServiceViewS
         if request.method == "GET":
             return Response(HandOutputSerializer(game.hands.all(), many=True).data)
         data = parse(HandInputSerializer, request)
-        game = services.add_hand(
+        game = services.enter_hand(
             actor=request.user,
             game=game,
             hand=data["hand"],
             expected_version=data["version"],
             tiles=data.get("tiles") or "",
-        )
+        ).game
         return self._answer(game, status.HTTP_201_CREATED)
 
     @extend_schema(

@@ -1,20 +1,24 @@
-"""Shared helpers of the game services: locking, the engine run, snapshots, announcing changes."""
+"""Shared helpers of the game services: locking, the engine run, the audit of a game write,
+announcing changes."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any, TypedDict
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from typing import Any
 
 from django.db import transaction
 from django.db.models import QuerySet
 from django.utils import timezone
 
+from core.audit import Audit, audited
 from core.errors import ConflictError, PermissionDenied, ValidationFailed
 from scoring.engine import RecordError, RulesError, final_results, load_ruleset, replay
 from scoring.models import Game, GamePenalty
 from scoring.policy import can_edit_game, game_relations, policy_for
 from scoring.records import final_scores_of
 from scoring.signals import announce_game_changed
+from scoring.summary import GameSummary
 
 
 def engine_error(error: RecordError, *, prefix: str = "") -> ValidationFailed:
@@ -124,16 +128,48 @@ def bump_version(game: Game, *, fields: list[str]) -> None:
         )
 
 
-class AuditScope(TypedDict):
-    game_id: int | None
-    tournament_id: int | None
-    club_id: int | None
+def game_snapshot(game: Game, *, hands: int | None = None) -> dict[str, Any]:
+    """The state an audit entry keeps as before/after (`hands`: the count, when known)."""
+    return {
+        "version": game.version,
+        "status": game.status,
+        "entry": game.entry,
+        "end": game.end,
+        "substitutes": game.substitutes,
+        "final_scores": game.final_scores,
+        "hands": game.hands.count() if hands is None else hands,
+        "result": (GameSummary.of(game.summary).final or {}).get("result"),
+    }
 
 
-def audit_scope(game: Game) -> AuditScope:
-    """The game, and its tournament or club as the app owning it says (scoring.policy)."""
+@contextmanager
+def audited_game(
+    game: Game,
+    *,
+    actor: Any,
+    action: str,
+    obj: Any = None,
+    reason: str = "",
+    hands: Sequence[Any] | None = None,
+    created: bool = False,
+) -> Iterator[Audit]:
+    """core.audit.audited for a write to `game` (or to `obj`, one of its rows): the game's
+    snapshot before and after the block (`hands`: the game's hands as the block keeps them, to
+    count without a query), in the game's scope: its tournament or club, as the app owning it
+    says (scoring.policy)."""
     tournament_id, club_id = policy_for(game).scope(game)
-    return {"game_id": game.pk, "tournament_id": tournament_id, "club_id": club_id}
+    with audited(
+        actor=actor,
+        action=action,
+        obj=game if obj is None else obj,
+        snapshot=lambda: game_snapshot(game, hands=None if hands is None else len(hands)),
+        created=created,
+        reason=reason,
+        tournament_id=tournament_id,
+        game_id=game.pk,
+        club_id=club_id,
+    ) as audit:
+        yield audit
 
 
 def keep_loaded(game: Game, *, seats: Sequence[Any], hands: Sequence[Any]) -> None:

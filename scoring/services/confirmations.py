@@ -18,14 +18,13 @@ from typing import Any
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from core.audit import record_audit
 from core.errors import PermissionDenied, ValidationFailed
 from core.roles import player_of
 from scoring.models import Game, Hand
 from scoring.policy import policy_for
 
-from ._common import GAME_ENTRY_FIELDS, audit_scope, lock_game
-from .games import game_snapshot, save_written_game
+from ._common import GAME_ENTRY_FIELDS, audited_game, lock_game
+from .games import save_written_game
 
 
 def needs_confirmation(actor: Any, game: Game) -> bool:
@@ -76,23 +75,12 @@ def confirm_game(*, actor: Any, game: Game, expected_version: int) -> Game:
         raise PermissionDenied(_("You entered this: another player at the table confirms it."))
     if me.pk in game.confirmed_by:
         raise ValidationFailed(_("You have already confirmed this game."), field="game")
-    before = game_snapshot(game)
-    game.confirmed_by = [*game.confirmed_by, me.pk]
-    game.entry_confirmed = len(game.confirmed_by) >= confirmations_needed(game)
-    refresh_game(game)
-    save_written_game(game, fields=GAME_ENTRY_FIELDS)  # a finished game now confirmed is rated
-    record_audit(
-        actor=actor,
-        action="game.confirm",
-        obj=game,
-        before=before,
-        after={
-            **game_snapshot(game),
-            "confirmed_by": game.confirmed_by,
-            "entry_confirmed": game.entry_confirmed,
-        },
-        **audit_scope(game),
-    )
+    with audited_game(game, actor=actor, action="game.confirm") as audit:
+        game.confirmed_by = [*game.confirmed_by, me.pk]
+        game.entry_confirmed = len(game.confirmed_by) >= confirmations_needed(game)
+        refresh_game(game)
+        save_written_game(game, fields=GAME_ENTRY_FIELDS)  # a finished game now confirmed is rated
+        audit.note(confirmed_by=game.confirmed_by, entry_confirmed=game.entry_confirmed)
     return game
 
 
@@ -113,22 +101,13 @@ def confirm_hand(*, actor: Any, game: Game, number: int, expected_version: int) 
         raise PermissionDenied(_("You entered this hand: another player at the table confirms it."))
     if me.pk in hand.confirmed_by:
         raise ValidationFailed(_("You have already confirmed this hand."), field="number")
-    before = game_snapshot(game)
-    hand.confirmed_by = [*hand.confirmed_by, me.pk]
-    hand.confirmed = len(hand.confirmed_by) >= confirmations_needed(game)
-    hand.save(update_fields=["confirmed", "confirmed_by"])
-    refresh_game(game)
-    save_written_game(game, fields=["confirmed"])  # a finished game now confirmed is rated
-    record_audit(
-        actor=actor,
-        action="hand.confirm",
-        obj=hand,
-        before=before,
-        after={
-            **game_snapshot(game),
-            "hand": {"number": number, "confirmed_by": hand.confirmed_by},
-            "confirmed": hand.confirmed,
-        },
-        **audit_scope(game),
-    )
+    with audited_game(game, actor=actor, action="hand.confirm", obj=hand) as audit:
+        hand.confirmed_by = [*hand.confirmed_by, me.pk]
+        hand.confirmed = len(hand.confirmed_by) >= confirmations_needed(game)
+        hand.save(update_fields=["confirmed", "confirmed_by"])
+        refresh_game(game)
+        save_written_game(game, fields=["confirmed"])  # a finished game now confirmed is rated
+        audit.note(
+            hand={"number": number, "confirmed_by": hand.confirmed_by}, confirmed=hand.confirmed
+        )
     return game

@@ -6,21 +6,20 @@ from typing import Any
 
 from django.db import transaction
 
-from core.audit import record_audit
 from core.errors import ValidationFailed
 from scoring.engine import RecordError, final_results, load_ruleset
 from scoring.models import Game, GamePenalty
 
 from ._common import (
     GAME_ENTRY_FIELDS,
-    audit_scope,
+    audited_game,
     engine_error,
     lock_game,
     mark_game_entry,
     require_editor,
     require_open_session,
 )
-from .games import game_snapshot, save_written_game
+from .games import save_written_game
 
 
 @transaction.atomic
@@ -68,27 +67,19 @@ def enter_final_scores(
                 "Under these rules a chombo is paid at the table: the sheet's scores hold it.",
                 field="chombos",
             )
-    before = game_snapshot(game)
-    game.entry = Game.Entry.FINAL_SCORES
-    game.final_scores = {"scores": list(scores), "riichi_sticks_left": riichi_sticks_left}
-    if chombos is not None:
-        GamePenalty.objects.filter(game=game, kind="chombo").delete()
-        GamePenalty.objects.bulk_create(
-            [
-                GamePenalty(game=game, seat=seat, kind="chombo", points=rules.chombo.points)
-                for seat in chombos
-            ]
-        )
-    # A sheet a seated club player enters waits for the others, as a hand does (issue 30.3).
-    mark_game_entry(actor, game)
-    save_written_game(game, fields=["entry", "final_scores", *GAME_ENTRY_FIELDS])
-    record_audit(
-        actor=actor,
-        action="game.final_scores",
-        obj=game,
-        before=before,
-        after={**game_snapshot(game), "chombos": list(chombos or [])},
-        reason=reason,
-        **audit_scope(game),
-    )
+    with audited_game(game, actor=actor, action="game.final_scores", reason=reason) as audit:
+        game.entry = Game.Entry.FINAL_SCORES
+        game.final_scores = {"scores": list(scores), "riichi_sticks_left": riichi_sticks_left}
+        if chombos is not None:
+            GamePenalty.objects.filter(game=game, kind="chombo").delete()
+            GamePenalty.objects.bulk_create(
+                [
+                    GamePenalty(game=game, seat=seat, kind="chombo", points=rules.chombo.points)
+                    for seat in chombos
+                ]
+            )
+        # A sheet a seated club player enters waits for the others, as a hand does (issue 30.3).
+        mark_game_entry(actor, game)
+        save_written_game(game, fields=["entry", "final_scores", *GAME_ENTRY_FIELDS])
+        audit.note(chombos=list(chombos or []))
     return game

@@ -14,7 +14,6 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
-from core.audit import record_audit
 from core.errors import ValidationFailed
 from core.models import Player
 from scoring.engine import (
@@ -37,7 +36,7 @@ from scoring.summary import GameSummary
 from ._common import (
     GAME_ENTRY_FIELDS,
     announce_change,
-    audit_scope,
+    audited_game,
     bump_version,
     check_ruleset,
     engine_error,
@@ -51,20 +50,6 @@ from ._common import (
 )
 
 END_VALUES = ("complete", "time")
-
-
-def game_snapshot(game: Game, *, hands: int | None = None) -> dict[str, Any]:
-    """The state an audit entry keeps as before/after (`hands`: the count, when known)."""
-    return {
-        "version": game.version,
-        "status": game.status,
-        "entry": game.entry,
-        "end": game.end,
-        "substitutes": game.substitutes,
-        "final_scores": game.final_scores,
-        "hands": game.hands.count() if hands is None else hands,
-        "result": (GameSummary.of(game.summary).final or {}).get("result"),
-    }
 
 
 def seat_players(game: Game) -> list[Player]:
@@ -124,16 +109,10 @@ def create_game(
     GameSeat.objects.bulk_create(
         [GameSeat(game=game, seat=i, player=p) for i, p in enumerate(players)]
     )
-    game.summary = compute_summary(game)
-    game.save(update_fields=["summary"])
-    record_audit(
-        actor=actor,
-        action="game.create",
-        obj=game,
-        before=None,
-        after={**game_snapshot(game), "players": [p.pk for p in players], "ruleset": ruleset},
-        **audit_scope(game),
-    )
+    with audited_game(game, actor=actor, action="game.create", created=True) as audit:
+        game.summary = compute_summary(game)
+        game.save(update_fields=["summary"])
+        audit.note(players=[p.pk for p in players], ruleset=ruleset)
     return game
 
 
@@ -173,62 +152,54 @@ def finalize_game(
     # Its seats, hands and penalties, read after the lock (issue 30.2): the game is replayed
     # from these rows, and the answer is built from them (issue 14.7).
     stored = stored_game_after_lock(game)
-    hands = len(stored.hands)
-    before = game_snapshot(game, hands=hands)
-    if end is not None:
-        if end not in END_VALUES:
-            raise ValidationFailed('end must be "complete" or "time".', field="end")
-        game.end = end
-    summary: dict[str, Any] | None = None
-    if game.entry == Game.Entry.FINAL_SCORES:
-        if not game.final_scores:
-            raise ValidationFailed("Enter the final scores first.", field="final_scores")
-    else:
-        if not stored.hands:
-            raise ValidationFailed("The game has no hands yet.", field="hands")
-        # One record, replayed as it will be stored (finishing changes nothing the engine
-        # reads) and, for an end on time, once more as if the rules had to end it.
-        record = game_record(game, stored)
-        summary = run_engine(record)
-        if game.end == "complete" and not is_over(summary):
-            raise ValidationFailed(
-                "The rules have not ended this game yet; if the session stopped on time, "
-                'finish it with end "time" (EMA 2025 7.4).',
-                field="end",
-            )
-        if game.end == "time" and not _ended_by_rules(game, record):
-            override = check_time_signal(actor, game)
-            if override and actor is not None and not reason.strip():
+    with audited_game(
+        game, actor=actor, action="game.finalize", reason=reason, hands=stored.hands
+    ) as audit:
+        if end is not None:
+            if end not in END_VALUES:
+                raise ValidationFailed('end must be "complete" or "time".', field="end")
+            game.end = end
+        summary: dict[str, Any] | None = None
+        if game.entry == Game.Entry.FINAL_SCORES:
+            if not game.final_scores:
+                raise ValidationFailed("Enter the final scores first.", field="final_scores")
+        else:
+            if not stored.hands:
+                raise ValidationFailed("The game has no hands yet.", field="hands")
+            # One record, replayed as it will be stored (finishing changes nothing the engine
+            # reads) and, for an end on time, once more as if the rules had to end it.
+            record = game_record(game, stored)
+            summary = run_engine(record)
+            if game.end == "complete" and not is_over(summary):
                 raise ValidationFailed(
-                    "The time signal has not sounded yet: say why the game ends on time now "
-                    "(EMA 2025 7.4; kept in the audit trail).",
-                    field="reason",
+                    "The rules have not ended this game yet; if the session stopped on time, "
+                    'finish it with end "time" (EMA 2025 7.4).',
+                    field="end",
                 )
-    game.status = Game.Status.FINISHED
-    game.finished_at = timezone.now()
-    # Finishing a club game alone is an entry the other players confirm (issue 30.3) where
-    # it is the player's choice: a paper sheet's game, or an end on time. A hand game the
-    # rules ended follows from its hands, which wait on their own.
-    chosen = game.entry == Game.Entry.FINAL_SCORES or game.end == "time"
-    mark_game_entry(actor if chosen else None, game)
-    if summary is None:
-        save_written_game(game, fields=["status", "finished_at", "end", *GAME_ENTRY_FIELDS])
-    else:
-        game.summary = summary
-        bump_version(game, fields=["status", "finished_at", "end", "summary", *GAME_ENTRY_FIELDS])
-        announce_change(game)
-    after = game_snapshot(game, hands=hands)
-    if override:
-        after["override"] = override  # an organiser ended it before the time signal
-    record_audit(
-        actor=actor,
-        action="game.finalize",
-        obj=game,
-        before=before,
-        after=after,
-        reason=reason,
-        **audit_scope(game),
-    )
+            if game.end == "time" and not _ended_by_rules(game, record):
+                override = check_time_signal(actor, game)
+                if override and actor is not None and not reason.strip():
+                    raise ValidationFailed(
+                        "The time signal has not sounded yet: say why the game ends on time now "
+                        "(EMA 2025 7.4; kept in the audit trail).",
+                        field="reason",
+                    )
+        game.status = Game.Status.FINISHED
+        game.finished_at = timezone.now()
+        # Finishing a club game alone is an entry the other players confirm (issue 30.3) where
+        # it is the player's choice: a paper sheet's game, or an end on time. A hand game the
+        # rules ended follows from its hands, which wait on their own.
+        chosen = game.entry == Game.Entry.FINAL_SCORES or game.end == "time"
+        mark_game_entry(actor if chosen else None, game)
+        fields = ["status", "finished_at", "end", *GAME_ENTRY_FIELDS]
+        if summary is None:
+            save_written_game(game, fields=fields)
+        else:
+            game.summary = summary
+            bump_version(game, fields=[*fields, "summary"])
+            announce_change(game)
+        if override:
+            audit.note(override=override)  # an organiser ended it before the time signal
     keep_loaded(game, seats=stored.seats, hands=stored.hands)  # the answer needs no read
     return game
 
@@ -265,21 +236,12 @@ def reopen_game(*, actor: Any, game: Game, expected_version: int, reason: str) -
         raise ValidationFailed("Say why the game is reopened.", field="reason")
     if game.status != Game.Status.FINISHED:
         raise ValidationFailed("The game is not finished.", field="status")
-    before = game_snapshot(game)
-    game.status = Game.Status.IN_PROGRESS
-    game.finished_at = None
-    if game.entry == Game.Entry.HANDS:
-        game.end = "complete"
-    save_written_game(game, fields=["status", "finished_at", "end"], ratings=True)
-    record_audit(
-        actor=actor,
-        action="game.reopen",
-        obj=game,
-        before=before,
-        after=game_snapshot(game),
-        reason=reason,
-        **audit_scope(game),
-    )
+    with audited_game(game, actor=actor, action="game.reopen", reason=reason):
+        game.status = Game.Status.IN_PROGRESS
+        game.finished_at = None
+        if game.entry == Game.Entry.HANDS:
+            game.end = "complete"
+        save_written_game(game, fields=["status", "finished_at", "end"], ratings=True)
     return game
 
 
@@ -296,18 +258,9 @@ def set_substitutes(
     game = lock_game(game, expected_version=expected_version)
     require_editor(actor, game)
     require_open_session(actor, game, started=False)  # EMA 2025 7.3: before the game began
-    before = game_snapshot(game)
-    game.substitutes = list(substitutes)
-    save_written_game(game, fields=["substitutes"])
-    record_audit(
-        actor=actor,
-        action="game.substitutes",
-        obj=game,
-        before=before,
-        after=game_snapshot(game),
-        reason=reason,
-        **audit_scope(game),
-    )
+    with audited_game(game, actor=actor, action="game.substitutes", reason=reason):
+        game.substitutes = list(substitutes)
+        save_written_game(game, fields=["substitutes"])
     return game
 
 
@@ -418,15 +371,9 @@ def import_game_record(
         game.status = Game.Status.FINISHED
         game.finished_at = timezone.now()
         fields += ["status", "finished_at"]
-    save_written_game(game, fields=fields)
-    record_audit(
-        actor=actor,
-        action="game.import",
-        obj=game,
-        before=None,
-        after={**game_snapshot(game), "record": game_record(game)},
-        **audit_scope(game),
-    )
+    with audited_game(game, actor=actor, action="game.import", created=True) as audit:
+        save_written_game(game, fields=fields)
+        audit.note(record=game_record(game))
     return game
 
 

@@ -12,7 +12,6 @@ from typing import Any
 
 from django.db import transaction
 
-from core.audit import record_audit
 from core.errors import ValidationFailed
 from core.idempotency import write_transaction
 from scoring.engine import load_ruleset
@@ -24,8 +23,7 @@ from scoring.summary import GameSummary
 from scoring.tiles import Situation, TileError, cross_check, evaluate
 
 from ._common import (
-    announce_change,
-    audit_scope,
+    audited_game,
     bump_version,
     keep_loaded,
     lock_game,
@@ -34,7 +32,7 @@ from ._common import (
     run_engine,
 )
 from .confirmations import mark_entered, needs_confirmation, refresh_game
-from .games import game_snapshot, is_over, save_written_game
+from .games import is_over, save_written_game
 
 MAX_TILES_LENGTH = Hand._meta.get_field("tiles").max_length or 120
 
@@ -130,15 +128,6 @@ class HandEntry:
         return list((self.hand.tile_check or {}).get("mismatches") or [])
 
 
-def add_hand(
-    *, actor: Any, game: Game, hand: dict[str, Any], expected_version: int, tiles: str = ""
-) -> Game:
-    """Append the next hand (a game-record hand object); enter_hand, answering the game."""
-    return enter_hand(
-        actor=actor, game=game, hand=hand, expected_version=expected_version, tiles=tiles
-    ).game
-
-
 @write_transaction  # transaction.atomic, without a savepoint inside an idempotent request
 def enter_hand(
     *, actor: Any, game: Game, hand: dict[str, Any], expected_version: int, tiles: str = ""
@@ -171,31 +160,23 @@ def enter_hand(
         raise ValidationFailed(
             f"A game has at most {MAX_HANDS} hands; this one has {number}.", field="hand"
         )
-    before = game_snapshot(game, hands=number)
     new = Hand(game=game, number=number, data=data, tiles=tiles, entered_by=_user(actor))
     # Club play without a referee: the other players confirm (mark_entered, without a query).
     new.confirmed = not needs_confirmation(actor, game)
     new.confirmed_by = []
-    stored.hands.append(new)
-    # The one replay; a bad hand raises here, before anything is written.
-    game.summary = run_engine(game_record(game, stored, tournament_penalties=False))
-    if tiles:
-        new.tile_check = tile_check(game, number=number, tiles=tiles, hand=data)
-    new.save(force_insert=True)
-    game.confirmed = game.entry_confirmed and all(h.confirmed for h in stored.hands)
-    bump_version(game, fields=["confirmed", "summary"])
-    announce_change(game)
-    record_audit(
-        actor=actor,
-        action="hand.add",
-        obj=new,
-        before=before,
-        after={
-            **game_snapshot(game, hands=number + 1),
-            "hand": {"number": number, "data": data, "tiles": tiles, "tile_check": new.tile_check},
-        },
-        **audit_scope(game),
-    )
+    with audited_game(game, actor=actor, action="hand.add", obj=new, hands=stored.hands) as audit:
+        stored.hands.append(new)
+        # The one replay; a bad hand raises here, before anything is written.
+        game.summary = run_engine(game_record(game, stored, tournament_penalties=False))
+        if tiles:
+            new.tile_check = tile_check(game, number=number, tiles=tiles, hand=data)
+        new.save(force_insert=True)
+        game.confirmed = game.entry_confirmed and all(h.confirmed for h in stored.hands)
+        # A running game: its results count nowhere yet, so nothing is announced.
+        bump_version(game, fields=["confirmed", "summary"])
+        audit.note(
+            hand={"number": number, "data": data, "tiles": tiles, "tile_check": new.tile_check}
+        )
     keep_loaded(game, seats=stored.seats, hands=stored.hands)
     return HandEntry(game=game, hand=new)
 
@@ -229,48 +210,46 @@ def correct_hand(
         "tiles": existing.tiles,
         "tile_check": existing.tile_check,
     }
-    before = {**game_snapshot(game), "hand": before_hand}
-    existing.data = data
-    if tiles is not None:
-        existing.tiles = _check_tiles(tiles)
-    elif existing.tiles and not _single_win(data):
-        # Not re-sent and the hand is no longer one win: the old tiles describe nothing now
-        # (the audit keeps them in `before`).
-        existing.tiles = ""
-    existing.entered_by = _user(actor)
-    existing.save(update_fields=["data", "tiles", "entered_by", "updated_at"])
-    mark_entered(actor, game, existing)  # a corrected hand is confirmed again
-    save_written_game(game, fields=["confirmed"], ratings=True)
-    # The tiles are checked against the corrected entry (and the corrected round/dealer).
-    existing.tile_check = (
-        tile_check(game, number=number, tiles=existing.tiles, hand=existing.data)
-        if existing.tiles
-        else None
-    )
-    existing.save(update_fields=["tile_check"])
-    if game.status == Game.Status.FINISHED and game.end == "complete" and not is_over(game.summary):
-        raise ValidationFailed(
-            "After this correction the rules would not have ended the game; reopen the game "
-            "first if hands are missing.",
-            field="hand",
+    with audited_game(
+        game, actor=actor, action="hand.correct", obj=existing, reason=reason
+    ) as audit:
+        audit.before = {**(audit.before or {}), "hand": before_hand}
+        existing.data = data
+        if tiles is not None:
+            existing.tiles = _check_tiles(tiles)
+        elif existing.tiles and not _single_win(data):
+            # Not re-sent and the hand is no longer one win: the old tiles describe nothing now
+            # (the audit keeps them in `before`).
+            existing.tiles = ""
+        existing.entered_by = _user(actor)
+        existing.save(update_fields=["data", "tiles", "entered_by", "updated_at"])
+        mark_entered(actor, game, existing)  # a corrected hand is confirmed again
+        save_written_game(game, fields=["confirmed"], ratings=True)
+        # The tiles are checked against the corrected entry (and the corrected round/dealer).
+        existing.tile_check = (
+            tile_check(game, number=number, tiles=existing.tiles, hand=existing.data)
+            if existing.tiles
+            else None
         )
-    record_audit(
-        actor=actor,
-        action="hand.correct",
-        obj=existing,
-        before=before,
-        after={
-            **game_snapshot(game),
-            "hand": {
+        existing.save(update_fields=["tile_check"])
+        if (
+            game.status == Game.Status.FINISHED
+            and game.end == "complete"
+            and not is_over(game.summary)
+        ):
+            raise ValidationFailed(
+                "After this correction the rules would not have ended the game; reopen the "
+                "game first if hands are missing.",
+                field="hand",
+            )
+        audit.note(
+            hand={
                 "number": number,
                 "data": data,
                 "tiles": existing.tiles,
                 "tile_check": existing.tile_check,
-            },
-        },
-        reason=reason,
-        **audit_scope(game),
-    )
+            }
+        )
     return game
 
 
@@ -290,22 +269,19 @@ def delete_last_hand(*, actor: Any, game: Game, expected_version: int, reason: s
     last = game.hands.order_by("-number").first()
     if last is None:
         raise ValidationFailed("The game has no hands.", field="number")
-    before = {
-        **game_snapshot(game),
-        "hand": {"number": last.number, "data": last.data, "tiles": last.tiles},
-    }
-    hand_pk = last.pk
-    last.delete()
-    refresh_game(game)
-    save_written_game(game, fields=["confirmed"])
-    record_audit(
+    with audited_game(
+        game,
         actor=actor,
         action="hand.delete",
-        object_type="scoring.hand",
-        object_id=hand_pk,
-        before=before,
-        after=game_snapshot(game),
+        obj=last,
         reason=reason,
-        **audit_scope(game),
-    )
+    ) as audit:
+        audit.before = {
+            **(audit.before or {}),
+            "hand": {"number": last.number, "data": last.data, "tiles": last.tiles},
+        }
+        audit.object_id = last.pk
+        last.delete()
+        refresh_game(game)
+        save_written_game(game, fields=["confirmed"])
     return game

@@ -27,6 +27,7 @@ from django.utils.translation import ngettext
 
 from scoring import offline
 from scoring.engine.constants import WINDS
+from scoring.selectors import TableState
 
 register = template.Library()
 COUNTS = 30  # honba and riichi sticks counted on the phone, each form translated here
@@ -187,15 +188,15 @@ def offline_status() -> SafeString:
 
 
 @register.inclusion_tag("scoring/_offline.html", takes_context=True)
-def offline_entry(context: template.Context, game: Any, state: dict[str, Any]) -> dict[str, Any]:
-    rules = state.get("rules")
+def offline_entry(context: template.Context, game: Any, state: TableState) -> dict[str, Any]:
+    rules = state.rules
     config = {
         **_common(context["request"].user),
         "page": "entry",
         "game": game.pk,
         "version": game.version,
-        "hands": len(state.get("hands") or []),
-        "players": list(state.get("players") or []),
+        "hands": len(state.hands),
+        "players": list(state.players),
         "finished": game.status == "finished",
         # Issue 33: what the phone needs to keep score while hands wait (static/js/scoreboard.js)
         # and to preview a hand without a round trip.
@@ -205,22 +206,22 @@ def offline_entry(context: template.Context, game: Any, state: dict[str, Any]) -
     return {"config": config, "entry": True}
 
 
-def _table(state: dict[str, Any]) -> dict[str, Any] | None:
+def _table(state: TableState) -> dict[str, Any] | None:
     """The table before the next hand as scoreboard.js starts from it: round wind and hand
     (0-based), honba, riichi sticks, scores, hands played and the EMA 2025 7.4 signal hand."""
-    label = str(state.get("round") or "E1")
+    label = str(state.round or "E1")
     if label[:1] not in WINDS or not label[1:].isdigit():
         return None
-    signal = state.get("time_signal_hand")
+    signal = state.time_signal_hand
     return {
         "wind": WINDS.index(label[:1]),
         "kyoku": int(label[1:]) - 1,
-        "honba": state.get("honba", 0),
-        "sticks": state.get("riichi_sticks", 0),
-        "scores": [seat["score"] for seat in state.get("seats") or []],
-        "count": len(state.get("hands") or []),
+        "honba": state.honba,
+        "sticks": state.riichi_sticks,
+        "scores": [seat["score"] for seat in state.seats],
+        "count": len(state.hands),
         "signal": signal["number"] if signal else None,
-        "ended_by": state.get("ended_by") if state.get("over") else None,
+        "ended_by": state.ended_by if state.over else None,
     }
 
 

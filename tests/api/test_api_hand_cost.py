@@ -28,7 +28,7 @@ from scoring.api.serializers import SEATS_WITH_PLAYERS, GameDetailSerializer, wr
 from scoring.engine import replay
 from scoring.models import Game, GamePenalty, Hand
 from scoring.records import game_record
-from scoring.services import add_hand, enter_hand, finalize_game
+from scoring.services import enter_hand, finalize_game
 from tests.api.conftest import World
 from tests.factories import non_dealer_rons, ron
 
@@ -153,14 +153,16 @@ def test_the_written_game_answer_is_the_serializer_s_field_for_field(world: Worl
     must stay GameDetailSerializer's answer for every kind of game: a tournament game with
     tiles, a club game (no table), a finished game, one with a substitute and final scores."""
     referee, admin = world.users["referee"], world.users["admin"]
-    game = add_hand(actor=referee, game=world.game, hand=ron(winner=1, loser=2), expected_version=0)
+    game = enter_hand(
+        actor=referee, game=world.game, hand=ron(winner=1, loser=2), expected_version=0
+    ).game
     tsumo = {"outcome": "tsumo", "riichi": [1], "wins": [{"winner": 1, "han": 3, "fu": 30}]}
     game = enter_hand(
         actor=referee, game=game, hand=tsumo, expected_version=1, tiles="234567m234p2355s+1s"
     ).game
-    club_game = add_hand(
+    club_game = enter_hand(
         actor=admin, game=world.club_game, hand=ron(winner=0, loser=3), expected_version=0
-    )
+    ).game
     finished = finalize_game(actor=admin, game=club_game, expected_version=1, end="time")
     Game.objects.filter(pk=finished.pk).update(
         substitutes=[{"seat": 2, "from": "during"}], final_scores={"scores": [1, 2, 3, 4]}

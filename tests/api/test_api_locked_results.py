@@ -7,7 +7,7 @@ import pytest
 from django.utils import timezone
 
 from scoring.models import Game
-from scoring.services import add_hand, finalize_game
+from scoring.services import enter_hand, finalize_game
 from tests.api.conftest import World
 from tests.factories import non_dealer_rons
 from tournaments.models import Penalty, Session, Tournament
@@ -20,7 +20,7 @@ def _publish(world: World) -> Game:
     game = world.game
     referee = world.user("referee")
     for hand in non_dealer_rons(8):
-        game = add_hand(actor=referee, game=game, hand=hand, expected_version=game.version)
+        game = enter_hand(actor=referee, game=game, hand=hand, expected_version=game.version).game
     game = finalize_game(actor=referee, game=game, expected_version=game.version)
     Session.objects.filter(pk=world.session.pk).update(
         status=Session.Status.CLOSED, closed_at=timezone.now()
@@ -79,9 +79,9 @@ def test_finalize_on_time_before_the_signal_is_an_organiser_override(world):
     """EMA 2025 7.4: the referee is refused before the time signal; the organiser may, with a
     reason."""
     Session.objects.filter(pk=world.session.pk).update(started_at=timezone.now())
-    game = add_hand(
+    game = enter_hand(
         actor=world.user("referee"), game=world.game, hand=non_dealer_rons(1)[0], expected_version=0
-    )
+    ).game
     url = f"{G}/{game.pk}/finalize/"
     response = world.client("referee").post(url, {"version": 1, "end": "time"}, format="json")
     assert response.status_code == 400 and response.json()["field"] == "end"

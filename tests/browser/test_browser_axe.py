@@ -31,7 +31,7 @@ from django.test import Client
 from club.services import register_player as new_player
 from demo.management.commands.seed_demo import play_game
 from scoring.models import Game
-from scoring.services import add_hand
+from scoring.services import enter_hand
 from tests.browser.pages import PHONE
 from tests.factories import UserFactory, ron
 from tournaments.services import (
@@ -117,7 +117,9 @@ def build_tournament() -> dict[str, Any]:
     running = Game.objects.get(table__session=sessions[1], table__number=1)
     for hand in (ron(winner=1, loser=2, han=3, fu=30), ron(winner=0, loser=3, han=2, fu=40)):
         running.refresh_from_db()
-        running = add_hand(actor=referee, game=running, hand=hand, expected_version=running.version)
+        running = enter_hand(
+            actor=referee, game=running, hand=hand, expected_version=running.version
+        ).game
     finished = Game.objects.filter(table__session=sessions[0]).order_by("pk").first()
     assert finished is not None
     slug = tournament.slug

@@ -19,7 +19,7 @@ import pytest
 from django.utils import timezone
 from playwright.sync_api import expect
 
-from scoring.services import add_hand
+from scoring.services import enter_hand
 from tests.browser.conftest import ConsoleLog, is_csp_violation
 from tests.browser.pages import PHONE, logged_in_page
 from tests.factories import (
@@ -55,7 +55,7 @@ def _tournament() -> dict[str, Any]:
     for player in players:
         RegistrationFactory(tournament=tournament, player=player)
     game = GameFactory(table=TableFactory(session=session, number=1), players=players)
-    add_hand(actor=None, game=game, hand=ron(winner=1, loser=2, han=3, fu=40), expected_version=0)
+    enter_hand(actor=None, game=game, hand=ron(winner=1, loser=2, han=3, fu=40), expected_version=0)
     organiser = StaffRoleFactory(tournament=tournament, role=StaffRole.Role.ORGANISER).user
     return {"tournament": tournament, "game": game, "organiser": organiser, "player": players[0]}
 

@@ -149,7 +149,7 @@ def _go_offline_with(page: Any, hands: list[dict[str, Any]]) -> None:
 def test_another_referees_entry_meanwhile_is_a_conflict_with_both_sides(
     chromium: Any, live_server: Any, artifacts: Path
 ) -> None:
-    from scoring.services import add_hand
+    from scoring.services import enter_hand
 
     game, referee = _table()
     page = logged_in_page(chromium, live_server, referee, viewport=PHONE)
@@ -162,7 +162,7 @@ def test_another_referees_entry_meanwhile_is_a_conflict_with_both_sides(
         tournament=game.table.session.tournament, role=StaffRole.Role.REFEREE
     ).user
     theirs = ron(0, 1, 4)
-    add_hand(actor=second, game=game, hand=theirs, expected_version=0)
+    enter_hand(actor=second, game=game, hand=theirs, expected_version=0)
 
     page.context.set_offline(False)
     conflict = page.locator("#offline-conflict[data-kind='conflict']")
@@ -195,14 +195,14 @@ def test_another_referees_entry_meanwhile_is_a_conflict_with_both_sides(
 def test_a_conflict_resolved_by_discarding_the_phones_hands(
     chromium: Any, live_server: Any
 ) -> None:
-    from scoring.services import add_hand
+    from scoring.services import enter_hand
 
     game, referee = _table()
     page = logged_in_page(chromium, live_server, referee, viewport=PHONE)
     open_entry_online(page, live_server, game)
     _go_offline_with(page, [ron(1, 2, 2)])
     theirs = ron(1, 2, 2, 40)  # the same hand, entered right (40 fu) by the other referee
-    add_hand(actor=referee, game=game, hand=theirs, expected_version=0)
+    enter_hand(actor=referee, game=game, hand=theirs, expected_version=0)
 
     page.context.set_offline(False)
     page.locator("#offline-conflict[data-kind='conflict']").wait_for()
@@ -217,7 +217,7 @@ def test_a_conflict_resolved_by_discarding_the_phones_hands(
 def test_a_game_finalized_meanwhile_refuses_the_waiting_hands_and_says_so(
     chromium: Any, live_server: Any, artifacts: Path
 ) -> None:
-    from scoring.services import add_hand, finalize_game
+    from scoring.services import enter_hand, finalize_game
 
     game, referee = _table()
     page = logged_in_page(chromium, live_server, referee, viewport=PHONE)
@@ -226,7 +226,7 @@ def test_a_game_finalized_meanwhile_refuses_the_waiting_hands_and_says_so(
     organiser: Any = StaffRoleFactory(
         tournament=game.table.session.tournament, role=StaffRole.Role.ORGANISER
     ).user
-    add_hand(actor=organiser, game=game, hand=ron(3, 0, 1, 40), expected_version=0)
+    enter_hand(actor=organiser, game=game, hand=ron(3, 0, 1, 40), expected_version=0)
     game.refresh_from_db()
     # EMA 2025 7.4: the organiser stops the game on time before the signal, with a reason.
     finalize_game(
@@ -364,7 +364,7 @@ def test_a_confirm_that_fails_on_a_dead_connection_is_kept_and_sent_once(
     """Confirm posts the form (the page thinks it is online) and the POST fails: the hand is
     kept in the queue (issue 33: by the page, whose request it is) and shown waiting.
     If the POST did reach the server, the hand is found there and not entered twice."""
-    from scoring.services import add_hand
+    from scoring.services import enter_hand
 
     game, referee = _table()
     page = logged_in_page(chromium, live_server, referee, viewport=PHONE)
@@ -382,7 +382,7 @@ def test_a_confirm_that_fails_on_a_dead_connection_is_kept_and_sent_once(
     ]
     assert game.hands.count() == 0
     if arrived:
-        add_hand(actor=referee, game=game, hand=ron(1, 2, 2), expected_version=0)
+        enter_hand(actor=referee, game=game, hand=ron(1, 2, 2), expected_version=0)
 
     page.context.set_offline(False)
     try:
@@ -480,10 +480,10 @@ def test_an_ended_session_asks_to_log_in_and_keeps_the_hands(
 
 
 def test_corrections_wait_for_the_connection_and_the_queue(chromium: Any, live_server: Any) -> None:
-    from scoring.services import add_hand
+    from scoring.services import enter_hand
 
     game, referee = _table()
-    add_hand(actor=referee, game=game, hand=ron(1, 2, 2), expected_version=0)
+    enter_hand(actor=referee, game=game, hand=ron(1, 2, 2), expected_version=0)
     page = logged_in_page(chromium, live_server, referee, viewport=PHONE)
     open_entry_online(page, live_server, game)
     _go_offline_with(page, [ron(2, 3, 3)])

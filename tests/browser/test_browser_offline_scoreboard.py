@@ -86,7 +86,7 @@ def test_four_hands_offline_keep_the_scoreboard_then_the_server_replaces_it(
     page = logged_in_page(chromium, live_server, referee, viewport=PHONE)
     open_entry_online(page, live_server, game)
     record = game_record(game)
-    names = table_state(game)["players"]
+    names = table_state(game).players
     previews: list[str] = []
     page.on("request", lambda r: previews.append(r.url) if "/preview/" in r.url else None)
 
@@ -126,15 +126,15 @@ def test_four_hands_offline_keep_the_scoreboard_then_the_server_replaces_it(
     assert [h.data for h in game.hands.order_by("number")] == HANDS
     state = table_state(game)
     server = {
-        "round": state["round"],
-        "honba": state["honba"],
-        "riichi_sticks": state["riichi_sticks"],
-        "dealer": state["dealer"],
+        "round": state.round,
+        "honba": state.honba,
+        "riichi_sticks": state.riichi_sticks,
+        "dealer": state.dealer,
     }
     # The page now shows the server's table: no waiting row left, the same figures.
     page.wait_for_selector("#hands tbody tr.phone-row", state="detached")
     assert page.locator("#hands tbody tr").count() == 4
-    assert board(page) == phone == expected(server, [s["score"] for s in state["seats"]])
+    assert board(page) == phone == expected(server, [s["score"] for s in state.seats])
 
 
 def test_the_preview_follows_every_tap_without_a_round_trip(
@@ -149,7 +149,7 @@ def test_the_preview_follows_every_tap_without_a_round_trip(
     page.on("request", lambda r: previews.append(r.url) if "/preview/" in r.url else None)
     page.goto(f"{live_server.url}/games/{game.pk}/entry/")
     page.wait_for_selector("#net-status[data-state='online']")
-    names = table_state(game)["players"]
+    names = table_state(game).players
     line = page.locator("#preview-line")
 
     chip(page, "outcome", "draw")

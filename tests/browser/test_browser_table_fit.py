@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from scoring.services import add_hand, finalize_game
+from scoring.services import enter_hand, finalize_game
 from tests.browser.pages import logged_in_page
 from tests.factories import (
     GameFactory,
@@ -57,10 +57,10 @@ def _finished_event() -> tuple[Any, Any, list[Any], Any]:
         ron(winner=2, loser=1, han=1, fu=30),
     ]
     for version, hand in enumerate(hands):
-        add_hand(actor=referee, game=game, hand=hand, expected_version=version)
+        enter_hand(actor=referee, game=game, hand=hand, expected_version=version)
     live: Any = GameFactory(table=TableFactory(session=session, number=2), players=players)
     for version, hand in enumerate(hands[:3]):
-        add_hand(actor=referee, game=live, hand=hand, expected_version=version)
+        enter_hand(actor=referee, game=live, hand=hand, expected_version=version)
     game.refresh_from_db()
     organiser: Any = StaffRoleFactory(tournament=tournament, role=StaffRole.Role.ORGANISER).user
     finalize_game(

@@ -15,7 +15,7 @@ from standings_builders import make_players, make_tournament, register
 
 from scoring.engine import replay
 from scoring.models import Game, GamePenalty
-from scoring.services import add_hand, enter_final_scores, finalize_game
+from scoring.services import enter_final_scores, enter_hand, finalize_game
 from tests.factories import non_dealer_rons
 from tournaments.ema.export import ema_csv, ema_xlsx
 from tournaments.models import Registration, Seat, Session, StaffRole, StandingRow
@@ -56,7 +56,7 @@ def _game(t, session, table):
 
 def _play(game, referee, hands, end=None):
     for hand in hands:
-        game = add_hand(actor=referee, game=game, hand=hand, expected_version=game.version)
+        game = enter_hand(actor=referee, game=game, hand=hand, expected_version=game.version).game
     return finalize_game(actor=referee, game=game, expected_version=game.version, end=end)
 
 

@@ -184,7 +184,7 @@ def test_club_game_finalized_with_broker_down_marks_ratings_stale_and_catch_up_r
     from club.models import Membership, Rating, RatingChange, RatingsState
     from club.ratings.tasks import rebuild_stale_ratings
     from scoring.models import Game
-    from scoring.services import add_hand, create_game, finalize_game
+    from scoring.services import create_game, enter_hand, finalize_game
     from tests.factories import (
         ClubFactory,
         ClubNightFactory,
@@ -205,7 +205,7 @@ def test_club_game_finalized_with_broker_down_marks_ratings_stale_and_catch_up_r
     def play_and_finish() -> Game:
         game = create_game(actor=admin, players=players, ruleset="wdmc-2019", place=night)
         for hand in non_dealer_rons(8):
-            game = add_hand(actor=admin, game=game, hand=hand, expected_version=game.version)
+            game = enter_hand(actor=admin, game=game, hand=hand, expected_version=game.version).game
         return finalize_game(actor=admin, game=game, expected_version=game.version)
 
     def stale() -> bool:

@@ -86,9 +86,9 @@ def play_in_process(event: Event, game: Game) -> None:
     """A whole finished game through the services (tasks run eagerly in this process)."""
     version = 0
     for hand in full_game_hands():
-        game = game_services.add_hand(
+        game = game_services.enter_hand(
             actor=event.referee, game=game, hand=hand, expected_version=version
-        )
+        ).game
         version = game.version
     game_services.finalize_game(actor=event.referee, game=game, expected_version=version)
 

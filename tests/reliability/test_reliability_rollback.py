@@ -33,12 +33,11 @@ def failing_after(real: Callable[..., Any]) -> Callable[..., Any]:
 
 @pytest.fixture
 def audit_fails(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    """Make the last step of the hand and CSV services (the audit write) raise."""
-    from scoring.services import hands as hand_module
-    from tournaments.services import csv_import as csv_module
+    """Make the last step of the hand and CSV services (the audit write, core.audit.audited's
+    record_audit) raise."""
+    from core import audit as audit_module
 
-    monkeypatch.setattr(hand_module, "record_audit", failing_after(hand_module.record_audit))
-    monkeypatch.setattr(csv_module, "record_audit", failing_after(csv_module.record_audit))
+    monkeypatch.setattr(audit_module, "record_audit", failing_after(audit_module.record_audit))
     yield
 
 
@@ -57,7 +56,7 @@ def test_database_error_inside_add_hand_rolls_back_every_write(
     event: Event, request: pytest.FixtureRequest
 ) -> None:
     game = event.games[0]
-    game_services.add_hand(
+    game_services.enter_hand(
         actor=event.referee, game=game, hand=ron(winner=1, loser=2, han=2), expected_version=0
     )
     before = snapshot(game)
@@ -65,7 +64,7 @@ def test_database_error_inside_add_hand_rolls_back_every_write(
     request.getfixturevalue("audit_fails")
 
     with pytest.raises(IntegrityError):
-        game_services.add_hand(
+        game_services.enter_hand(
             actor=event.referee, game=game, hand=tsumo(winner=1, han=3), expected_version=1
         )
 
@@ -79,7 +78,7 @@ def test_database_error_inside_add_hand_rolls_back_every_write(
 def test_database_error_behind_the_api_answers_500_keeps_nothing_and_a_retry_applies_once(
     event: Event, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from scoring.services import hands as hand_module
+    from core import audit as audit_module
 
     game = event.games[0]
     client = event.client()
@@ -87,8 +86,8 @@ def test_database_error_behind_the_api_answers_500_keeps_nothing_and_a_retry_app
     key = str(uuid.uuid4())
     body = {"version": 0, "hand": ron(winner=3, loser=1, han=2, fu=30)}
     url = f"/api/v1/games/{game.pk}/hands/"
-    real_audit = hand_module.record_audit
-    monkeypatch.setattr(hand_module, "record_audit", failing_after(real_audit))
+    real_audit = audit_module.record_audit
+    monkeypatch.setattr(audit_module, "record_audit", failing_after(real_audit))
 
     failed = client.post(url, body, format="json", HTTP_IDEMPOTENCY_KEY=key)
 
@@ -97,7 +96,7 @@ def test_database_error_behind_the_api_answers_500_keeps_nothing_and_a_retry_app
     assert not IdempotencyRecord.objects.filter(key=key).exists()
     assert not AuditEntry.objects.filter(game_id=game.pk).exists()
 
-    monkeypatch.setattr(hand_module, "record_audit", real_audit)
+    monkeypatch.setattr(audit_module, "record_audit", real_audit)
     retried = client.post(url, body, format="json", HTTP_IDEMPOTENCY_KEY=key)
     assert retried.status_code == 201, retried.content
     assert Hand.objects.filter(game=game).count() == 1

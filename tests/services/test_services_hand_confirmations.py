@@ -8,7 +8,7 @@ from club.models import Membership, RatingChange
 from club.ratings.league import league_standings
 from core.errors import PermissionDenied, ValidationFailed
 from scoring.models import Game
-from scoring.services import add_hand, confirm_hand, correct_hand, create_game, finalize_game
+from scoring.services import confirm_hand, correct_hand, create_game, enter_hand, finalize_game
 from tests.factories import (
     ClubFactory,
     ClubNightFactory,
@@ -35,7 +35,7 @@ def _table(confirmations: str = "one"):
 
 def _play(game, user):
     for hand in non_dealer_rons(8):
-        game = add_hand(actor=user, game=game, hand=hand, expected_version=game.version)
+        game = enter_hand(actor=user, game=game, hand=hand, expected_version=game.version).game
     return finalize_game(actor=user, game=game, expected_version=game.version)
 
 
@@ -69,7 +69,9 @@ def test_unconfirmed_games_do_not_count_until_another_player_confirms(
 
 def test_all_confirmations_when_the_club_says_so():
     _club, _night, users, game = _table("all")
-    game = add_hand(actor=users[1], game=game, hand=non_dealer_rons(1)[0], expected_version=0)
+    game = enter_hand(
+        actor=users[1], game=game, hand=non_dealer_rons(1)[0], expected_version=0
+    ).game
     for n, user in enumerate((users[0], users[2])):
         game = confirm_hand(actor=user, game=game, number=0, expected_version=game.version)
         assert not game.confirmed and len(game.hands.get().confirmed_by) == n + 1
@@ -81,7 +83,9 @@ def test_all_confirmations_when_the_club_says_so():
 
 def test_a_correction_needs_confirming_again_and_an_organiser_needs_none():
     club, _night, users, game = _table("one")
-    game = add_hand(actor=users[1], game=game, hand=non_dealer_rons(1)[0], expected_version=0)
+    game = enter_hand(
+        actor=users[1], game=game, hand=non_dealer_rons(1)[0], expected_version=0
+    ).game
     game = confirm_hand(actor=users[0], game=game, number=0, expected_version=game.version)
     assert game.confirmed
     game = correct_hand(

@@ -11,11 +11,11 @@ from core.audit import audit_for_game, audit_for_tournament
 from core.errors import ConflictError, PermissionDenied, ValidationFailed
 from scoring.models import Game, Hand
 from scoring.services import (
-    add_hand,
     correct_hand,
     create_game,
     delete_last_hand,
     enter_final_scores,
+    enter_hand,
     finalize_game,
     game_record,
     import_game_record,
@@ -86,9 +86,9 @@ def test_create_game_bad_input_names_field_and_saves_nothing(referee):
 
 
 def test_add_hand_replays_bumps_version_and_audits(game, referee):
-    game = add_hand(
+    game = enter_hand(
         actor=referee, game=game, hand=ron(winner=1, loser=2, han=3, fu=30), expected_version=0
-    )
+    ).game
     assert game.version == 1
     assert game.summary["hands"][0]["deltas"] == [0, 3900, -3900, 0]
     assert game.summary["next"]["dealer"] == 1
@@ -102,7 +102,7 @@ def test_add_hand_replays_bumps_version_and_audits(game, referee):
 
 def test_invalid_hand_names_the_field_and_saves_nothing(game, referee):
     with pytest.raises(ValidationFailed) as err:
-        add_hand(
+        enter_hand(
             actor=referee, game=game, hand=ron(winner=1, loser=2, han=1, fu=20), expected_version=0
         )
     assert err.value.field == "wins[0].fu"
@@ -114,14 +114,14 @@ def test_invalid_hand_names_the_field_and_saves_nothing(game, referee):
 
 def test_hand_must_be_an_object_with_outcome(game, referee):
     with pytest.raises(ValidationFailed) as err:
-        add_hand(actor=referee, game=game, hand={"riichi": []}, expected_version=0)
+        enter_hand(actor=referee, game=game, hand={"riichi": []}, expected_version=0)
     assert err.value.field == "outcome"
 
 
 def test_stale_version_is_a_conflict_with_current_version(game, referee):
-    add_hand(actor=referee, game=game, hand=draw(tenpai=[0]), expected_version=0)
+    enter_hand(actor=referee, game=game, hand=draw(tenpai=[0]), expected_version=0)
     with pytest.raises(ConflictError) as err:
-        add_hand(actor=referee, game=game, hand=draw(tenpai=[0]), expected_version=0)
+        enter_hand(actor=referee, game=game, hand=draw(tenpai=[0]), expected_version=0)
     assert err.value.current_version == 1
     assert Hand.objects.filter(game=game).count() == 1
 
@@ -136,7 +136,7 @@ def test_two_writers_on_the_same_version_exactly_one_wins(game, referee):
         (writer_b, tsumo(winner=3, han=1, fu=30)),
     ):
         try:
-            add_hand(actor=referee, game=stale, hand=hand, expected_version=0)
+            enter_hand(actor=referee, game=stale, hand=hand, expected_version=0)
             outcomes.append("saved")
         except ConflictError as err:
             assert err.current_version == 1
@@ -148,12 +148,12 @@ def test_two_writers_on_the_same_version_exactly_one_wins(game, referee):
 
 
 def test_correct_hand_replays_later_hands_and_audits_before_after(game, referee):
-    g = add_hand(
+    g = enter_hand(
         actor=referee, game=game, hand=ron(winner=1, loser=2, han=1, fu=30), expected_version=0
-    )
-    g = add_hand(
+    ).game
+    g = enter_hand(
         actor=referee, game=g, hand=ron(winner=2, loser=3, han=1, fu=30), expected_version=1
-    )
+    ).game
     g = correct_hand(
         actor=referee,
         game=g,
@@ -174,7 +174,7 @@ def test_correct_hand_replays_later_hands_and_audits_before_after(game, referee)
 def test_invalid_correction_is_refused_whole(game, referee):
     g = game
     for v, hand in enumerate(non_dealer_rons(7)):
-        g = add_hand(actor=referee, game=g, hand=hand, expected_version=v)
+        g = enter_hand(actor=referee, game=g, hand=hand, expected_version=v).game
     before = [h.data for h in g.hands.order_by("number")]
     with pytest.raises(ValidationFailed) as err:
         correct_hand(
@@ -195,7 +195,7 @@ def test_invalid_correction_is_refused_whole(game, referee):
 def test_correction_that_would_unfinish_a_finished_game_is_refused(game, referee):
     g = game
     for v, hand in enumerate(non_dealer_rons(8)):
-        g = add_hand(actor=referee, game=g, hand=hand, expected_version=v)
+        g = enter_hand(actor=referee, game=g, hand=hand, expected_version=v).game
     g = finalize_game(actor=referee, game=g, expected_version=8)
     # A dealer win in hand 0 keeps East dealing, so 8 hands no longer end the game.
     with pytest.raises(ValidationFailed) as err:
@@ -223,7 +223,7 @@ def test_correction_that_would_unfinish_a_finished_game_is_refused(game, referee
 
 
 def test_correct_needs_reason_and_existing_number(game, referee):
-    g = add_hand(actor=referee, game=game, hand=draw(), expected_version=0)
+    g = enter_hand(actor=referee, game=game, hand=draw(), expected_version=0).game
     with pytest.raises(ValidationFailed) as err:
         correct_hand(actor=referee, game=g, number=0, hand=draw(), expected_version=1, reason=" ")
     assert err.value.field == "reason"
@@ -233,10 +233,10 @@ def test_correct_needs_reason_and_existing_number(game, referee):
 
 
 def test_delete_last_hand(game, referee):
-    g = add_hand(actor=referee, game=game, hand=draw(tenpai=[1]), expected_version=0)
-    g = add_hand(
+    g = enter_hand(actor=referee, game=game, hand=draw(tenpai=[1]), expected_version=0).game
+    g = enter_hand(
         actor=referee, game=g, hand=ron(winner=2, loser=1, han=2, fu=30), expected_version=1
-    )
+    ).game
     g = delete_last_hand(actor=referee, game=g, expected_version=2, reason="entered twice")
     assert g.version == 3 and g.hands.count() == 1
     assert len(g.summary["hands"]) == 1
@@ -247,15 +247,15 @@ def test_delete_last_hand(game, referee):
 
 def test_chombo_hand_is_deducted_by_the_engine(game, referee):
     """Chombo policy: a chombo is a hand of the record; the engine deducts it (EMA 2025 3.4.6)."""
-    g = add_hand(actor=referee, game=game, hand=chombo(offender=2), expected_version=0)
+    g = enter_hand(actor=referee, game=game, hand=chombo(offender=2), expected_version=0).game
     for v, hand in enumerate(non_dealer_rons(8), start=1):
-        g = add_hand(actor=referee, game=g, hand=hand, expected_version=v)
+        g = enter_hand(actor=referee, game=g, hand=hand, expected_version=v).game
     g = finalize_game(actor=referee, game=g, expected_version=9)
     assert g.summary["final"]["penalties"][2] == 20000
 
 
 def test_finalize_requires_end_of_game_or_time(game, referee):
-    g = add_hand(actor=referee, game=game, hand=draw(), expected_version=0)
+    g = enter_hand(actor=referee, game=game, hand=draw(), expected_version=0).game
     with pytest.raises(ValidationFailed) as err:
         finalize_game(actor=referee, game=g, expected_version=1)
     assert err.value.field == "end"
@@ -270,7 +270,7 @@ def test_finalize_requires_end_of_game_or_time(game, referee):
     assert g.status == Game.Status.FINISHED and g.summary["ended_by"] == "time"
     assert sum(g.summary["final"]["result"]) == 0
     with pytest.raises(ValidationFailed) as err:
-        add_hand(actor=referee, game=g, hand=draw(), expected_version=2)
+        enter_hand(actor=referee, game=g, hand=draw(), expected_version=2)
     assert err.value.field == "status"
     g = reopen_game(actor=referee, game=g, expected_version=2, reason="one more hand was played")
     assert g.status == Game.Status.IN_PROGRESS and g.summary["final"] is None
@@ -279,10 +279,10 @@ def test_finalize_requires_end_of_game_or_time(game, referee):
 def test_full_game_finalizes(game, referee):
     g = game
     for v, hand in enumerate(non_dealer_rons(8)):
-        g = add_hand(actor=referee, game=g, hand=hand, expected_version=v)
+        g = enter_hand(actor=referee, game=g, hand=hand, expected_version=v).game
     assert g.summary["next"] is None
     with pytest.raises(ValidationFailed):
-        add_hand(actor=referee, game=g, hand=draw(), expected_version=8)
+        enter_hand(actor=referee, game=g, hand=draw(), expected_version=8)
     g = finalize_game(actor=referee, game=g, expected_version=8)
     assert g.summary["final"]["rank"] and g.finished_at is not None
 
@@ -320,7 +320,7 @@ def test_final_scores_entry(game, referee):
 
 def test_outsider_may_not_write(game):
     with pytest.raises(PermissionDenied):
-        add_hand(actor=UserFactory(), game=game, hand=draw(), expected_version=0)
+        enter_hand(actor=UserFactory(), game=game, hand=draw(), expected_version=0)
 
 
 def test_organiser_counts_as_referee(game):
@@ -328,7 +328,7 @@ def test_organiser_counts_as_referee(game):
     StaffRoleFactory(
         tournament=game.table.session.tournament, user=organiser, role=StaffRole.Role.ORGANISER
     )
-    assert add_hand(actor=organiser, game=game, hand=draw(), expected_version=0).version == 1
+    assert enter_hand(actor=organiser, game=game, hand=draw(), expected_version=0).game.version == 1
 
 
 def test_club_game_written_by_seated_member():
@@ -340,16 +340,16 @@ def test_club_game_written_by_seated_member():
     for p in players:
         MembershipFactory(club=night.club, player=p)
     g = create_game(actor=user, players=players, ruleset="wdmc-2019", place=night)
-    g = add_hand(actor=user, game=g, hand=draw(), expected_version=0)
+    g = enter_hand(actor=user, game=g, hand=draw(), expected_version=0).game
     assert audit_for_game(g.pk).filter(club_id=night.club_id).count() == 2
     with pytest.raises(PermissionDenied):
-        add_hand(actor=UserFactory(), game=g, hand=draw(), expected_version=1)
+        enter_hand(actor=UserFactory(), game=g, hand=draw(), expected_version=1)
 
 
 def test_game_record_round_trip(game, referee):
-    g = add_hand(
+    g = enter_hand(
         actor=referee, game=game, hand=ron(winner=1, loser=2, han=2, fu=30), expected_version=0
-    )
+    ).game
     record = game_record(g)
     assert record["format"] == "riichi-game-record/1" and len(record["hands"]) == 1
     table = TableFactory()
@@ -378,7 +378,7 @@ def test_writer_slipping_past_the_lock_still_loses(game, referee, monkeypatch):
 
     monkeypatch.setattr(hands_module, "run_engine", racing_run_engine)
     with pytest.raises(ConflictError) as err:
-        add_hand(actor=referee, game=game, hand=draw(), expected_version=0)
+        enter_hand(actor=referee, game=game, hand=draw(), expected_version=0)
     assert err.value.current_version == 1
     assert not Hand.objects.filter(game=game).exists()
     assert not audit_for_game(game.pk).filter(action="hand.add").exists()

@@ -18,10 +18,10 @@ from core.audit import audit_for_game, audit_for_tournament
 from core.errors import ValidationFailed
 from scoring.models import Game
 from scoring.services import (
-    add_hand,
     correct_hand,
     delete_last_hand,
     enter_final_scores,
+    enter_hand,
     finalize_game,
     reopen_game,
 )
@@ -56,7 +56,7 @@ def _game(session):
 
 def _play_full(game, actor):
     for hand in non_dealer_rons(8):
-        game = add_hand(actor=actor, game=game, hand=hand, expected_version=game.version)
+        game = enter_hand(actor=actor, game=game, hand=hand, expected_version=game.version).game
     return finalize_game(actor=actor, game=game, expected_version=game.version)
 
 
@@ -66,7 +66,7 @@ def test_no_scores_before_the_start_signal(seated, referee, organiser):
     game = _game(seated)
     for actor in (referee, organiser):
         with pytest.raises(ValidationFailed) as err:
-            add_hand(actor=actor, game=game, hand=draw(), expected_version=0)
+            enter_hand(actor=actor, game=game, hand=draw(), expected_version=0)
         assert err.value.field == "session" and "has not started yet" in err.value.message
     with pytest.raises(ValidationFailed) as err:
         enter_final_scores(
@@ -75,7 +75,7 @@ def test_no_scores_before_the_start_signal(seated, referee, organiser):
     assert err.value.field == "session"
     assert not game.hands.exists() and Game.objects.get(pk=game.pk).version == 0
     start_session(actor=organiser, session=seated)
-    game = add_hand(actor=referee, game=_game(seated), hand=draw(), expected_version=0)
+    game = enter_hand(actor=referee, game=_game(seated), hand=draw(), expected_version=0).game
     assert game.hands.count() == 1
 
 
@@ -193,7 +193,7 @@ def test_finalize_on_time_needs_the_time_signal_or_an_organiser(seated, referee,
     """EMA 2025 7.4: "after the sound, the current hand is finished and one more hand is
     played": before the signal a referee cannot end a game on time."""
     start_session(actor=organiser, session=seated)
-    game = add_hand(actor=referee, game=_game(seated), hand=draw(), expected_version=0)
+    game = enter_hand(actor=referee, game=_game(seated), hand=draw(), expected_version=0).game
     with pytest.raises(ValidationFailed) as err:
         finalize_game(actor=referee, game=game, expected_version=1, end="time")
     assert err.value.field == "end" and "It sounds at" in err.value.message

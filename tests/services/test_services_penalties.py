@@ -9,7 +9,7 @@ from core.errors import PermissionDenied, ValidationFailed
 from core.models import Player
 from scoring.models import Game
 from scoring.records import player_label
-from scoring.services import add_hand, finalize_game, game_record
+from scoring.services import enter_hand, finalize_game, game_record
 from tests.factories import (
     GameFactory,
     PlayerFactory,
@@ -150,7 +150,7 @@ def test_substitute_from_start(tournament, referee, game):
     # plan, never ranked); before roles this was the substitute flag, which now means fill-in.
     assert Registration.objects.get(tournament=tournament, player=sub).role == "reserve"
     for v, hand in enumerate(non_dealer_rons(8), start=game.version):
-        game = add_hand(actor=referee, game=game, hand=hand, expected_version=v)
+        game = enter_hand(actor=referee, game=game, hand=hand, expected_version=v).game
     game = finalize_game(actor=referee, game=game, expected_version=game.version)
     assert game.summary["final"]["result"][2] == -30000
     entry = audit_for_game(game.pk).get(action="game.substitute")
@@ -158,9 +158,9 @@ def test_substitute_from_start(tournament, referee, game):
 
 
 def test_substitute_during_game(referee, game):
-    game = add_hand(
+    game = enter_hand(
         actor=referee, game=game, hand=ron(winner=0, loser=1, han=3, fu=30), expected_version=0
-    )
+    ).game
     with pytest.raises(ValidationFailed) as err:
         substitute_player(
             actor=referee, game=game, seat=1, substitute=PlayerFactory(), reason="ill"

@@ -174,10 +174,10 @@ def test_update_tournament_rules_only_before_scores(tournament, organiser, refer
     t = update_tournament(actor=organiser, tournament=tournament, rule_overrides={"aka_dora": 1})
     game.refresh_from_db()
     assert game.rule_overrides == {"aka_dora": 1}
-    from scoring.services import add_hand
+    from scoring.services import enter_hand
     from tests.factories import draw
 
-    add_hand(actor=organiser, game=game, hand=draw(), expected_version=0)
+    enter_hand(actor=organiser, game=game, hand=draw(), expected_version=0)
     with pytest.raises(ValidationFailed) as err:
         update_tournament(actor=organiser, tournament=t, rule_overrides={})
     assert err.value.field == "ruleset"

@@ -11,7 +11,7 @@ from django.test.utils import CaptureQueriesContext
 
 from core.errors import StateConflict, ValidationFailed
 from scoring.models import Game
-from scoring.services import add_hand
+from scoring.services import enter_hand
 from tests.factories import non_dealer_rons
 from tournaments.models import Registration, SeatingPlan, Session
 from tournaments.selectors import planned_registrations, session_roster, substitute_candidates
@@ -89,7 +89,7 @@ def test_a_substitute_during_the_game_is_from_hand_n(tournament, organiser, refe
     start_session(actor=organiser, session=seated[0])
     game = _game(seated[0], 1)
     for hand in non_dealer_rons(2):
-        game = add_hand(actor=referee, game=game, hand=hand, expected_version=game.version)
+        game = enter_hand(actor=referee, game=game, hand=hand, expected_version=game.version).game
     reserve = register_player(actor=organiser, tournament=tournament, first_name="R",
                               last_name="Two", role="reserve")  # fmt: skip
     substitute_player(actor=referee, game=game, seat=2, substitute=reserve.player,

@@ -7,7 +7,7 @@ import pytest
 
 from core.errors import ValidationFailed
 from scoring.models import Game
-from scoring.services import add_hand, finalize_game
+from scoring.services import enter_hand, finalize_game
 from tests.factories import RegistrationFactory, TournamentFactory, UserFactory, ron
 from tournaments.models import StaffRole, StandingRow
 from tournaments.services import apply_seating_plan, start_session, upload_seating_plan
@@ -40,12 +40,12 @@ def test_a_three_column_plan_is_uploaded_applied_played_and_ranked():
     for game in games[:2]:  # session 1: East and South rounds of three hands each (5.2)
         for i in range(6):
             dealer = i % 3
-            game = add_hand(
+            game = enter_hand(
                 actor=organiser,
                 game=game,
                 hand=ron(winner=(dealer + 1) % 3, loser=(dealer + 2) % 3, han=2, fu=30),
                 expected_version=game.version,
-            )
+            ).game
         assert game.summary["ended_by"] == "south3"
         finalize_game(actor=organiser, game=game, expected_version=game.version)
     recompute_standings(tournament_id=t.pk)

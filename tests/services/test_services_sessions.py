@@ -9,7 +9,7 @@ import pytest
 from core.audit import audit_for_tournament
 from core.errors import PermissionDenied, ValidationFailed
 from scoring.models import Game, GameSeat
-from scoring.services import add_hand, finalize_game
+from scoring.services import enter_hand, finalize_game
 from tests.factories import HandFactory, non_dealer_rons
 from tournaments.models import SeatingPlan, Session, Table
 from tournaments.services import (
@@ -36,7 +36,7 @@ def _tables(registrations, rotate=0):
 
 def _finish(game, actor):
     for v, hand in enumerate(non_dealer_rons(8), start=game.version):
-        game = add_hand(actor=actor, game=game, hand=hand, expected_version=v)
+        game = enter_hand(actor=actor, game=game, hand=hand, expected_version=v).game
     return finalize_game(actor=actor, game=game, expected_version=game.version)
 
 
@@ -112,7 +112,7 @@ def test_reseating_refused_after_hands(session, organiser, referee, registration
     game = session.tables.get(number=1).game
     # Issue 15: no hand enters a session that has not started (EMA 2025 7.4) ...
     with pytest.raises(ValidationFailed) as refused:
-        add_hand(actor=referee, game=game, hand=non_dealer_rons(1)[0], expected_version=0)
+        enter_hand(actor=referee, game=game, hand=non_dealer_rons(1)[0], expected_version=0)
     assert refused.value.field == "session" and "has not started yet" in refused.value.message
     assert not game.hands.exists()
     # ... but a hand stored another way (an old backup) still blocks reseating.

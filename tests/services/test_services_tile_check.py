@@ -9,7 +9,7 @@ import pytest
 from core.audit import audit_for_game
 from core.errors import ValidationFailed
 from scoring.models import Game, Hand
-from scoring.services import add_hand, correct_hand
+from scoring.services import correct_hand, enter_hand
 from tests.factories import (
     GameFactory,
     StaffRoleFactory,
@@ -36,7 +36,9 @@ def game(referee) -> Game:
 
 def test_matching_tiles_are_stored_without_mismatches(game, referee):
     hand = tsumo(winner=1, han=3, fu=20, riichi=[1])
-    game = add_hand(actor=referee, game=game, hand=hand, expected_version=0, tiles=PINFU_TSUMO)
+    game = enter_hand(
+        actor=referee, game=game, hand=hand, expected_version=0, tiles=PINFU_TSUMO
+    ).game
     stored = Hand.objects.get(game=game, number=0)
     assert stored.tiles == PINFU_TSUMO
     assert stored.tile_check["han"] == 3 and stored.tile_check["fu"] == 20
@@ -47,7 +49,9 @@ def test_matching_tiles_are_stored_without_mismatches(game, referee):
 
 def test_a_mismatch_is_kept_and_audited_but_does_not_block(game, referee):
     hand = tsumo(winner=1, han=3, fu=30, riichi=[1])  # the referee wrote 30 fu
-    game = add_hand(actor=referee, game=game, hand=hand, expected_version=0, tiles=PINFU_TSUMO)
+    game = enter_hand(
+        actor=referee, game=game, hand=hand, expected_version=0, tiles=PINFU_TSUMO
+    ).game
     assert game.version == 1 and game.hands.count() == 1  # saved as entered
     check = Hand.objects.get(game=game, number=0).tile_check
     assert check["mismatches"][0] == "fu: entered 30, the tiles give 20"
@@ -58,35 +62,37 @@ def test_a_mismatch_is_kept_and_audited_but_does_not_block(game, referee):
 def test_situation_takes_riichi_and_tsumo_from_the_hand(game, referee):
     # Without the riichi in the hand the tiles give 2 han (tsumo, pinfu): a mismatch.
     hand = tsumo(winner=1, han=3, fu=20)
-    game = add_hand(actor=referee, game=game, hand=hand, expected_version=0, tiles=PINFU_TSUMO)
+    game = enter_hand(
+        actor=referee, game=game, hand=hand, expected_version=0, tiles=PINFU_TSUMO
+    ).game
     check = Hand.objects.get(game=game, number=0).tile_check
     assert check["han"] == 2 and check["mismatches"][0] == "han: entered 3, the tiles give 2"
 
 
 def test_seat_wind_follows_the_dealer_of_the_replayed_hand(game, referee):
     # Hand 0: dealer seat 0, so seat 1 sits south and the south pon is a yaku.
-    game = add_hand(
+    game = enter_hand(
         actor=referee,
         game=game,
         hand=ron(winner=1, loser=0, han=1, fu=30),
         expected_version=0,
         tiles=SOUTH_PON,
-    )
+    ).game
     assert Hand.objects.get(game=game, number=0).tile_check["mismatches"] == []
     # Hand 1: the dealership moved to seat 1; now seat 2 sits south, seat 1 is east.
-    game = add_hand(
+    game = enter_hand(
         actor=referee,
         game=game,
         hand=ron(winner=2, loser=0, han=1, fu=30),
         expected_version=1,
         tiles=SOUTH_PON,
-    )
+    ).game
     assert Hand.objects.get(game=game, number=1).tile_check["yaku"] == [
         {"name": "Yakuhai (seat wind south)", "ema_name": "Seat Wind Triplet", "han": 1}
     ]
     # Seat 1 (east now) has no yaku with these tiles: refused, naming "tiles".
     with pytest.raises(ValidationFailed) as err:
-        add_hand(
+        enter_hand(
             actor=referee,
             game=game,
             hand=ron(winner=1, loser=0, han=1, fu=30),
@@ -98,7 +104,7 @@ def test_seat_wind_follows_the_dealer_of_the_replayed_hand(game, referee):
 
 def test_tile_error_is_a_400_field_and_nothing_is_saved(game, referee):
     with pytest.raises(ValidationFailed) as err:
-        add_hand(
+        enter_hand(
             actor=referee,
             game=game,
             hand=ron(winner=1, loser=2, han=1, fu=30),
@@ -113,26 +119,26 @@ def test_tile_error_is_a_400_field_and_nothing_is_saved(game, referee):
 
 def test_tiles_need_a_single_win(game, referee):
     with pytest.raises(ValidationFailed) as err:
-        add_hand(actor=referee, game=game, hand=draw(), expected_version=0, tiles=PINFU_TSUMO)
+        enter_hand(actor=referee, game=game, hand=draw(), expected_version=0, tiles=PINFU_TSUMO)
     assert err.value.field == "tiles"
     assert not Hand.objects.filter(game=game).exists()
 
 
 def test_no_tiles_no_check(game, referee):
-    game = add_hand(
+    game = enter_hand(
         actor=referee, game=game, hand=ron(winner=1, loser=2, han=2), expected_version=0
-    )
+    ).game
     assert Hand.objects.get(game=game, number=0).tile_check is None
 
 
 def test_correction_rechecks_the_tiles_and_audits_before_and_after(game, referee):
-    game = add_hand(
+    game = enter_hand(
         actor=referee,
         game=game,
         hand=tsumo(winner=1, han=3, fu=30, riichi=[1]),
         expected_version=0,
         tiles=PINFU_TSUMO,
-    )
+    ).game
     game = correct_hand(
         actor=referee,
         game=game,
@@ -148,13 +154,13 @@ def test_correction_rechecks_the_tiles_and_audits_before_and_after(game, referee
 
 
 def test_correction_with_new_tiles_and_to_a_draw(game, referee):
-    game = add_hand(
+    game = enter_hand(
         actor=referee,
         game=game,
         hand=ron(winner=1, loser=0, han=1, fu=30),
         expected_version=0,
         tiles=SOUTH_PON,
-    )
+    ).game
     with pytest.raises(ValidationFailed) as err:
         correct_hand(
             actor=referee,

@@ -16,7 +16,7 @@ from factories import (
     ron,
 )
 
-from scoring.services import add_hand, correct_hand, finalize_game
+from scoring.services import correct_hand, enter_hand, finalize_game
 from tournaments.models import StandingRow
 from tournaments.standings.services import compute_standings
 
@@ -49,7 +49,9 @@ def test_hands_and_corrections_update_standings_on_commit(django_capture_on_comm
     with django_capture_on_commit_callbacks(execute=True):
         for game in games:
             for hand in non_dealer_rons(8):
-                game = add_hand(actor=referee, game=game, hand=hand, expected_version=game.version)
+                game = enter_hand(
+                    actor=referee, game=game, hand=hand, expected_version=game.version
+                ).game
             finalize_game(actor=referee, game=game, expected_version=game.version)
     assert StandingRow.objects.filter(tournament=t).count() == 8
     assert _stored(t) == _fresh(t)
@@ -86,7 +88,9 @@ def test_a_running_game_queues_no_standings_update_until_it_finishes(
     )
     with django_capture_on_commit_callbacks(execute=True) as callbacks:
         for hand in non_dealer_rons(4):
-            game = add_hand(actor=referee, game=game, hand=hand, expected_version=game.version)
+            game = enter_hand(
+                actor=referee, game=game, hand=hand, expected_version=game.version
+            ).game
     assert callbacks == []
     assert not StandingRow.objects.filter(tournament=t).exists()
     with django_capture_on_commit_callbacks(execute=True) as callbacks:

@@ -21,7 +21,7 @@ import pytest
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
-from scoring.services import add_hand
+from scoring.services import enter_hand
 from tests.factories import (
     GameFactory,
     PenaltyFactory,
@@ -83,7 +83,7 @@ def draft(db: Any) -> dict[str, Any]:
     players = [PlayerFactory() for _ in range(4)]
     registrations = [RegistrationFactory(tournament=tournament, player=p) for p in players]
     game = GameFactory(table=table, players=players)
-    add_hand(actor=None, game=game, hand=ron(winner=1, loser=2, han=3, fu=40), expected_version=0)
+    enter_hand(actor=None, game=game, hand=ron(winner=1, loser=2, han=3, fu=40), expected_version=0)
     staff = StaffRoleFactory(tournament=tournament, role=StaffRole.Role.REFEREE)
     plan = SeatingPlan.objects.create(
         tournament=tournament,

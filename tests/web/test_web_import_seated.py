@@ -18,7 +18,7 @@ from django.test import Client
 from django.urls import reverse
 
 from scoring.models import Game
-from scoring.services import add_hand
+from scoring.services import enter_hand
 from tests.factories import PlayerFactory, SessionFactory, ron
 from tournaments.models import Session, Tournament
 from tournaments.services.sessions import seat_session, start_session
@@ -73,7 +73,7 @@ def test_a_game_with_hands_is_still_refused(
     organiser_client: Client, tournament: Tournament, players: list[Any], seated: Session
 ) -> None:
     game = Game.objects.get(table__session=seated, table__number=1)
-    add_hand(actor=None, game=game, hand=ron(winner=2, loser=3, han=1), expected_version=0)
+    enter_hand(actor=None, game=game, hand=ron(winner=2, loser=3, han=1), expected_version=0)
     response = _post(organiser_client, tournament, _record(players))
     assert response.status_code == 400
     assert "This table already has a game." in response.content.decode()

@@ -12,7 +12,7 @@ from django.utils import timezone
 
 from core.audit import audit_for_tournament
 from scoring.models import Game
-from scoring.services import add_hand, finalize_game
+from scoring.services import enter_hand, finalize_game
 from tests.factories import GameFactory, SessionFactory, TableFactory, non_dealer_rons
 from tournaments.models import Session, Tournament
 
@@ -21,7 +21,7 @@ pytestmark = pytest.mark.django_db
 
 def _played(game: Game, actor: Any) -> Game:
     for hand in non_dealer_rons(8):
-        game = add_hand(actor=actor, game=game, hand=hand, expected_version=game.version)
+        game = enter_hand(actor=actor, game=game, hand=hand, expected_version=game.version).game
     return finalize_game(actor=actor, game=game, expected_version=game.version)
 
 
@@ -107,7 +107,7 @@ def test_finalize_on_time_is_offered_after_the_signal_or_to_an_organiser(
 ) -> None:
     session = game.table.session
     Session.objects.filter(pk=session.pk).update(started_at=timezone.now())
-    add_hand(actor=referee, game=game, hand=non_dealer_rons(1)[0], expected_version=0)
+    enter_hand(actor=referee, game=game, hand=non_dealer_rons(1)[0], expected_version=0)
     entry = reverse("scoring:entry", args=[game.pk])
     page = referee_client.get(entry).content.decode()
     assert "Session over: finalize on time" not in page and 'id="finalize-after-signal"' in page

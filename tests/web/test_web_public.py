@@ -10,7 +10,7 @@ from django.test import Client
 from django.urls import reverse
 
 from scoring.models import Game
-from scoring.services import add_hand, finalize_game
+from scoring.services import enter_hand, finalize_game
 from tests.factories import (
     ClubFactory,
     ClubGameFactory,
@@ -32,7 +32,7 @@ def play_full_game(game: Game, user: Any) -> Game:
     hands = non_dealer_rons(8)
     hands[0] = ron(winner=1, loser=2, han=4, fu=30)  # Ben ends ahead
     for hand in hands:
-        game = add_hand(actor=user, game=game, hand=hand, expected_version=game.version)
+        game = enter_hand(actor=user, game=game, hand=hand, expected_version=game.version).game
     return finalize_game(actor=user, game=game, expected_version=game.version)
 
 

@@ -22,7 +22,7 @@ from django.urls import reverse
 import scoring.tiles.adapter as tile_adapter
 from core.tokens import issue_token
 from scoring.models import Game, Hand
-from scoring.services import add_hand
+from scoring.services import enter_hand
 from tests.factories import (
     GameFactory,
     PlayerFactory,
@@ -88,10 +88,12 @@ def test_game_page_reads_the_summary_in_fixed_queries(
     client: Client, game: Game, referee: Any
 ) -> None:
     url = reverse("scoring:game", args=[game.pk])
-    game = add_hand(actor=referee, game=game, hand=ron(winner=1, loser=2), expected_version=0)
+    game = enter_hand(
+        actor=referee, game=game, hand=ron(winner=1, loser=2), expected_version=0
+    ).game
     one_hand = statements(lambda: client.get(url))
     for hand in non_dealer_rons(6):
-        game = add_hand(actor=referee, game=game, hand=hand, expected_version=game.version)
+        game = enter_hand(actor=referee, game=game, hand=hand, expected_version=game.version).game
     with counted(engine_replay, "_run") as replays:
         seven_hands = statements(lambda: client.get(url))
         record = client.get(reverse("scoring:record", args=[game.pk]))
@@ -104,10 +106,12 @@ def test_referee_entry_page_reads_in_fixed_queries(
     referee_client: Client, game: Game, referee: Any
 ) -> None:
     url = reverse("scoring:entry", args=[game.pk])
-    game = add_hand(actor=referee, game=game, hand=ron(winner=1, loser=2), expected_version=0)
+    game = enter_hand(
+        actor=referee, game=game, hand=ron(winner=1, loser=2), expected_version=0
+    ).game
     one_hand = statements(lambda: referee_client.get(url))
     for hand in non_dealer_rons(6):
-        game = add_hand(actor=referee, game=game, hand=hand, expected_version=game.version)
+        game = enter_hand(actor=referee, game=game, hand=hand, expected_version=game.version).game
     with counted(engine_replay, "_run") as replays:
         seven_hands = statements(lambda: referee_client.get(url))
     assert seven_hands == one_hand <= 9
@@ -206,14 +210,16 @@ def test_api_game_detail_is_kept_per_version_and_player_change(
     client: Client, game: Game, referee: Any
 ) -> None:
     url = f"/api/v1/games/{game.pk}/"
-    game = add_hand(actor=referee, game=game, hand=ron(winner=1, loser=2), expected_version=0)
+    game = enter_hand(
+        actor=referee, game=game, hand=ron(winner=1, loser=2), expected_version=0
+    ).game
     first = client.get(url)
     assert first.status_code == 200 and len(first.json()["hands"]) == 1
     with CaptureQueriesContext(connection) as captured:
         again = client.get(url)
     assert again.json() == first.json()
     assert len(captured) == 2  # the game's version and its players; the rest from the cache
-    add_hand(actor=referee, game=game, hand=ron(winner=2, loser=3), expected_version=1)
+    enter_hand(actor=referee, game=game, hand=ron(winner=2, loser=3), expected_version=1)
     assert [h["number"] for h in client.get(url).json()["hands"]] == [0, 1]  # a new version
     seat = game.seats.select_related("player").get(seat=0)
     seat.player.last_name = "Renamed"

@@ -144,11 +144,11 @@ def test_edit_without_reason_is_refused(referee_client: Client, game: Game) -> N
 
 
 def test_finalize_a_complete_game(referee_client: Client, game: Game) -> None:
-    from scoring.services import add_hand
+    from scoring.services import enter_hand
 
     user: Any = game.table.session.tournament.staff.first().user  # type: ignore[union-attr]
     for hand in non_dealer_rons(8):
-        game = add_hand(actor=user, game=game, hand=hand, expected_version=game.version)
+        game = enter_hand(actor=user, game=game, hand=hand, expected_version=game.version).game
     response = referee_client.post(
         reverse("scoring:finalize", args=[game.pk]), {"expected_version": str(game.version)}
     )

@@ -66,10 +66,10 @@ def test_ending_early_with_an_empty_reason_says_so(
 ) -> None:
     """EMA 2025 7.4: an organiser may end a game before the signal, with a reason; an empty
     one re-showed the page with no message."""
-    from scoring.services import add_hand
+    from scoring.services import enter_hand
     from tests.factories import non_dealer_rons
 
-    add_hand(actor=referee, game=game, hand=non_dealer_rons(1)[0], expected_version=0)
+    enter_hand(actor=referee, game=game, hand=non_dealer_rons(1)[0], expected_version=0)
     url = reverse("scoring:finalize", args=[game.pk])
     data = {"expected_version": "1", "end": "time", "confirm": "yes", "reason": "  "}
     response = organiser_client.post(url, data)
@@ -100,11 +100,11 @@ def test_the_counters_stay_when_a_game_is_finalized_on_time(
     """The board said "2 honba, 0 sticks" before finalizing on time and "1 honba, 1 stick"
     (the last hand's start) after. EMA 2025 3.4.5: a tenpai dealer keeps the deal with a
     counter; 3.3.10: the winner takes the sticks."""
-    from scoring.services import add_hand, finalize_game
+    from scoring.services import enter_hand, finalize_game
     from tests.factories import draw, ron
 
-    add_hand(actor=referee, game=game, hand=draw(tenpai=[0], riichi=[0]), expected_version=0)
-    add_hand(actor=referee, game=game, hand=ron(winner=0, loser=1, han=2), expected_version=1)
+    enter_hand(actor=referee, game=game, hand=draw(tenpai=[0], riichi=[0]), expected_version=0)
+    enter_hand(actor=referee, game=game, hand=ron(winner=0, loser=1, han=2), expected_version=1)
     url = reverse("scoring:entry", args=[game.pk])
 
     before = organiser_client.get(url).content.decode()

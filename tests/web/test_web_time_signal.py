@@ -142,9 +142,9 @@ def test_signal_hand_and_one_more_end_the_game_by_time(
 
 
 def test_game_without_the_signal_says_nothing_about_time(client: Client, game: Game) -> None:
-    from scoring.services import add_hand
+    from scoring.services import enter_hand
 
-    add_hand(actor=None, game=game, hand=ron(winner=1, loser=2, han=3), expected_version=0)
+    enter_hand(actor=None, game=game, hand=ron(winner=1, loser=2, han=3), expected_version=0)
     html = client.get(reverse("scoring:game", args=[game.pk])).content.decode()
     assert TIME_END not in html and "time signal" not in html
 
@@ -186,11 +186,11 @@ def test_correction_keeps_a_stored_signal_under_other_rules(
     referee_client: Client, game: Game
 ) -> None:
     """A flag sent through the API under rules that ignore it is shown and kept, not lost."""
-    from scoring.services import add_hand
+    from scoring.services import enter_hand
 
     set_rules(game, "wdmc-2019")
     hand = {**ron(winner=1, loser=2, han=3), "time_signal": True}
-    add_hand(actor=None, game=game, hand=hand, expected_version=game.version)
+    enter_hand(actor=None, game=game, hand=hand, expected_version=game.version)
     url = reverse("scoring:edit_last", args=[game.pk])
     box = checkbox(referee_client.get(url).content.decode())
     assert box is not None and "checked" in box

@@ -16,7 +16,7 @@ from django.utils import timezone
 
 from core.errors import ValidationFailed
 from scoring.models import Game
-from scoring.services import add_hand
+from scoring.services import enter_hand
 from tests.factories import non_dealer_rons
 from tournaments.clock import session_clock
 from tournaments.models import Session, Tournament
@@ -49,7 +49,7 @@ def test_the_time_signal_is_shown_in_the_events_zone(
     session = game.table.session
     started = timezone.now()  # the signal is 75 minutes ahead
     Session.objects.filter(pk=session.pk).update(started_at=started)
-    add_hand(actor=referee, game=game, hand=non_dealer_rons(1)[0], expected_version=0)
+    enter_hand(actor=referee, game=game, hand=non_dealer_rons(1)[0], expected_version=0)
     signal_at = session_clock(Session.objects.get(pk=session.pk), started)["signal_at"]
     tokyo = signal_at.astimezone(ZoneInfo("Asia/Tokyo")).strftime("%H:%M")
     utc = signal_at.astimezone(datetime.UTC).strftime("%H:%M")

@@ -13,7 +13,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from scoring.services import add_hand
+from scoring.services import enter_hand
 from tests.factories import (
     ClubGameFactory,
     GameFactory,
@@ -37,7 +37,7 @@ def draft_game(db: Any) -> Any:
     names = [("Hidden", "Anna"), ("Hidden", "Ben"), ("Hidden", "Clara"), ("Hidden", "David")]
     players = [PlayerFactory(first_name=f, last_name=last) for f, last in names]
     game = GameFactory(table=table, players=players)
-    add_hand(actor=None, game=game, hand=ron(winner=1, loser=2, han=3, fu=40), expected_version=0)
+    enter_hand(actor=None, game=game, hand=ron(winner=1, loser=2, han=3, fu=40), expected_version=0)
     return game
 
 

@@ -17,7 +17,7 @@ from typing import Any
 
 from django.db import transaction
 
-from core.audit import record_audit
+from core.audit import audited
 from core.errors import ServiceError, ValidationFailed
 from core.models import Player
 from core.names import fold, split_name
@@ -244,65 +244,66 @@ def import_registrations_csv(*, actor: Any, tournament: Tournament, text: str) -
             entry.update({"registration": reg.pk, "registered_as": str(reg.player)})
         kind.append(entry)
 
-    for item in cleaned:
-        ema, key = item["ema_number"], _full_name(item["first_name"], item["last_name"])
-        same_name = by_name.get(key, [])
-        player: Player | None = None
-        if ema is not None:
-            player = Player.objects.filter(ema_number=ema).first()
-            if player is not None and player.pk in by_player:
-                report(result.already_registered, item, by_player[player.pk])
-                continue
-            if player is None:
-                blank = [r for r in same_name if not r.player.ema_number]
-                if blank:  # maybe the same person, registered before the number was known
-                    report(result.possible_duplicates, item, blank[0])
-                    continue
-        else:
-            if same_name:
-                report(result.already_registered, item, same_name[0])
-                continue
-            if known is None:
-                known = {}
-                for pk, first, last in Player.objects.values_list("pk", "first_name", "last_name"):
-                    known.setdefault(_full_name(first, last), []).append(pk)
-            candidates = known.get(key, [])
-            if len(candidates) > 1:
-                report(result.possible_duplicates, item, None)
-                continue
-            if candidates:
-                player = Player.objects.get(pk=candidates[0])
-        if player is None:
-            player, _ = find_or_create_player(
-                first_name=item["first_name"],
-                last_name=item["last_name"],
-                ema_number=ema,
-                country=item["country"],
-            )
-        elif not player.country and item["country"]:
-            player.country = item["country"]
-            player.save(update_fields=["country"])
-        registration = Registration.objects.create(
-            tournament=tournament,
-            player=player,
-            club_name=item["club"],
-            role=item["role"],
-        )
-        by_player[player.pk] = registration
-        by_name.setdefault(key, []).append(registration)
-        result.registrations.append(registration)
-    record_audit(
+    with audited(
         actor=actor,
         action="registration.import_csv",
         object_type="tournaments.tournament",
         object_id=tournament.pk,
-        before=None,
-        after={
+        tournament_id=tournament.pk,
+    ) as audit:
+        for item in cleaned:
+            ema, key = item["ema_number"], _full_name(item["first_name"], item["last_name"])
+            same_name = by_name.get(key, [])
+            player: Player | None = None
+            if ema is not None:
+                player = Player.objects.filter(ema_number=ema).first()
+                if player is not None and player.pk in by_player:
+                    report(result.already_registered, item, by_player[player.pk])
+                    continue
+                if player is None:
+                    blank = [r for r in same_name if not r.player.ema_number]
+                    if blank:  # maybe the same person, registered before the number was known
+                        report(result.possible_duplicates, item, blank[0])
+                        continue
+            else:
+                if same_name:
+                    report(result.already_registered, item, same_name[0])
+                    continue
+                if known is None:
+                    known = {}
+                    for pk, first, last in Player.objects.values_list(
+                        "pk", "first_name", "last_name"
+                    ):
+                        known.setdefault(_full_name(first, last), []).append(pk)
+                candidates = known.get(key, [])
+                if len(candidates) > 1:
+                    report(result.possible_duplicates, item, None)
+                    continue
+                if candidates:
+                    player = Player.objects.get(pk=candidates[0])
+            if player is None:
+                player, _ = find_or_create_player(
+                    first_name=item["first_name"],
+                    last_name=item["last_name"],
+                    ema_number=ema,
+                    country=item["country"],
+                )
+            elif not player.country and item["country"]:
+                player.country = item["country"]
+                player.save(update_fields=["country"])
+            registration = Registration.objects.create(
+                tournament=tournament,
+                player=player,
+                club_name=item["club"],
+                role=item["role"],
+            )
+            by_player[player.pk] = registration
+            by_name.setdefault(key, []).append(registration)
+            result.registrations.append(registration)
+        audit.after = {
             "count": len(result.registrations),
             "registrations": [registration_snapshot(r) for r in result.registrations],
             "already_registered": result.already_registered,
             "possible_duplicates": result.possible_duplicates,
-        },
-        tournament_id=tournament.pk,
-    )
+        }
     return result

@@ -13,7 +13,7 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
-from core.audit import record_audit
+from core.audit import audited
 from core.enqueue import deferred_tasks
 from core.errors import ValidationFailed
 from core.models import Player
@@ -259,29 +259,25 @@ def add_penalty(
             "The player already has a lateness penalty for this session; cancel it to change it.",
             field="kind",
         )
-    penalty = Penalty.objects.create(
-        tournament=tournament,
-        session=session,
-        player=player,
-        kind=kind,
-        points=amount,
-        minutes_late=started_minutes(late) if late is not None else None,
-        reason=reason.strip(),
-        assigned_by=user_or_none(actor),
-    )
-    record_audit(
-        actor=actor,
-        action="penalty.add",
-        obj=penalty,
-        before=None,
-        after={
+    with audited(
+        actor=actor, action="penalty.add", reason=reason, tournament_id=tournament.pk
+    ) as audit:
+        penalty = Penalty.objects.create(
+            tournament=tournament,
+            session=session,
+            player=player,
+            kind=kind,
+            points=amount,
+            minutes_late=started_minutes(late) if late is not None else None,
+            reason=reason.strip(),
+            assigned_by=user_or_none(actor),
+        )
+        audit.obj = penalty
+        audit.after = {
             **penalty_snapshot(penalty),
             **({"late": format_lateness(late)} if late is not None else {}),
             **({"table": table.number} if table is not None else {}),
-        },
-        reason=reason,
-        tournament_id=tournament.pk,
-    )
+        }
     enqueue_recompute(tournament.pk)
     return penalty
 
@@ -356,19 +352,17 @@ def cancel_penalty(*, actor: Any, penalty: Penalty, reason: str) -> Penalty:
     require_open_results(actor, penalty.tournament, penalty.session)
     if penalty.cancelled_at is not None:
         raise ValidationFailed("The penalty is already cancelled.", field="penalty")
-    before = penalty_snapshot(penalty)
-    penalty.cancelled_at = timezone.now()
-    penalty.cancelled_by = user_or_none(actor)
-    penalty.cancel_reason = reason.strip()
-    penalty.save(update_fields=["cancelled_at", "cancelled_by", "cancel_reason"])
-    record_audit(
+    with audited(
         actor=actor,
         action="penalty.cancel",
         obj=penalty,
-        before=before,
-        after=penalty_snapshot(penalty),
         reason=reason,
         tournament_id=penalty.tournament_id,
-    )
+        snapshot=lambda: penalty_snapshot(penalty),
+    ):
+        penalty.cancelled_at = timezone.now()
+        penalty.cancelled_by = user_or_none(actor)
+        penalty.cancel_reason = reason.strip()
+        penalty.save(update_fields=["cancelled_at", "cancelled_by", "cancel_reason"])
     enqueue_recompute(penalty.tournament_id)
     return penalty

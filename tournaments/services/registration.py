@@ -7,7 +7,7 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
-from core.audit import record_audit
+from core.audit import audited
 from core.errors import ValidationFailed
 from core.models import Player
 from core.players import check_ema_number_free, clean_country, clean_ema_number, clean_name
@@ -105,17 +105,17 @@ def register_player(
         )
     if Registration.objects.filter(tournament=tournament, player=player).exists():
         raise ValidationFailed(f"{player} is already registered.", field="ema_number")
-    registration = Registration.objects.create(
-        tournament=tournament, player=player, club_name=club_name, role=role
-    )
-    record_audit(
+    with audited(
         actor=actor,
         action="registration.create",
-        obj=registration,
-        before=None,
-        after=registration_snapshot(registration),
         tournament_id=tournament.pk,
-    )
+        snapshot=lambda: registration_snapshot(registration),
+        created=True,
+    ) as audit:
+        registration = Registration.objects.create(
+            tournament=tournament, player=player, club_name=club_name, role=role
+        )
+        audit.obj = registration
     return registration
 
 
@@ -128,19 +128,17 @@ def drop_player(*, actor: Any, registration: Registration, reason: str) -> Regis
     registration = Registration.objects.select_for_update().get(pk=registration.pk)
     if registration.dropped_at is not None:
         raise ValidationFailed("The player was already dropped.", field="registration")
-    before = registration_snapshot(registration)
-    registration.dropped_at = timezone.now()
-    registration.drop_reason = reason.strip()
-    registration.save(update_fields=["dropped_at", "drop_reason"])
-    record_audit(
+    with audited(
         actor=actor,
         action="registration.drop",
         obj=registration,
-        before=before,
-        after=registration_snapshot(registration),
         reason=reason,
         tournament_id=registration.tournament_id,
-    )
+        snapshot=lambda: registration_snapshot(registration),
+    ):
+        registration.dropped_at = timezone.now()
+        registration.drop_reason = reason.strip()
+        registration.save(update_fields=["dropped_at", "drop_reason"])
     enqueue_recompute(registration.tournament_id)
     return registration
 
@@ -180,25 +178,23 @@ def disqualify_player(*, actor: Any, registration: Registration, reason: str) ->
         )
     if registration.disqualified_at is not None:
         raise ValidationFailed("The player is already disqualified.", field="registration")
-    before = registration_snapshot(registration)
-    now = timezone.now()
-    registration.disqualified_at = now
-    registration.disqualification_reason = reason.strip()
-    fields = ["disqualified_at", "disqualification_reason"]
-    if registration.dropped_at is None:
-        registration.dropped_at = now
-        registration.drop_reason = reason.strip()
-        fields += ["dropped_at", "drop_reason"]
-    registration.save(update_fields=fields)
-    record_audit(
+    with audited(
         actor=actor,
         action="registration.disqualify",
         obj=registration,
-        before=before,
-        after=registration_snapshot(registration),
         reason=reason,
         tournament_id=registration.tournament_id,
-    )
+        snapshot=lambda: registration_snapshot(registration),
+    ):
+        now = timezone.now()
+        registration.disqualified_at = now
+        registration.disqualification_reason = reason.strip()
+        fields = ["disqualified_at", "disqualification_reason"]
+        if registration.dropped_at is None:
+            registration.dropped_at = now
+            registration.drop_reason = reason.strip()
+            fields += ["dropped_at", "drop_reason"]
+        registration.save(update_fields=fields)
     enqueue_recompute(registration.tournament_id)
     return registration
 
@@ -241,24 +237,27 @@ def reinstate_player(*, actor: Any, registration: Registration, reason: str = ""
     registration = Registration.objects.select_for_update().get(pk=registration.pk)
     if registration.dropped_at is None:
         raise ValidationFailed("The player is not dropped.", field="registration")
-    before = registration_snapshot(registration)
-    registration.dropped_at = None
-    registration.drop_reason = ""
-    # A disqualification is undone with it (an appeal, EMA 2025 6.12), audited.
-    registration.disqualified_at = None
-    registration.disqualification_reason = ""
-    registration.save(
-        update_fields=["dropped_at", "drop_reason", "disqualified_at", "disqualification_reason"]
-    )
-    record_audit(
+    with audited(
         actor=actor,
         action="registration.reinstate",
         obj=registration,
-        before=before,
-        after=registration_snapshot(registration),
         reason=reason,
         tournament_id=registration.tournament_id,
-    )
+        snapshot=lambda: registration_snapshot(registration),
+    ):
+        registration.dropped_at = None
+        registration.drop_reason = ""
+        # A disqualification is undone with it (an appeal, EMA 2025 6.12), audited.
+        registration.disqualified_at = None
+        registration.disqualification_reason = ""
+        registration.save(
+            update_fields=[
+                "dropped_at",
+                "drop_reason",
+                "disqualified_at",
+                "disqualification_reason",
+            ]
+        )
     enqueue_recompute(registration.tournament_id)
     return registration
 
@@ -275,19 +274,18 @@ def withdraw_registration(*, actor: Any, registration: Registration, reason: str
             "The player has been seated; drop them instead of removing the registration.",
             field="registration",
         )
-    before = registration_snapshot(registration)
-    pk, tournament_id = registration.pk, registration.tournament_id
-    registration.delete()
-    record_audit(
+    with audited(
         actor=actor,
         action="registration.withdraw",
         object_type="tournaments.registration",
-        object_id=pk,
-        before=before,
-        after=None,
         reason=reason,
-        tournament_id=tournament_id,
-    )
+        snapshot=lambda: registration_snapshot(registration),
+    ) as audit:
+        pk, tournament_id = registration.pk, registration.tournament_id
+        registration.delete()
+        audit.object_id = pk
+        audit.tournament_id = tournament_id
+        audit.after = None
 
 
 REGISTRATION_FIELDS = ("first_name", "last_name", "ema_number", "country", "club_name")
@@ -308,42 +306,40 @@ def update_registration(*, actor: Any, registration: Registration, **changes: An
     )
     player = Player.objects.select_for_update().get(pk=registration.player_id)
     registration.player = player
-    before = registration_snapshot(registration)
-    if "first_name" in changes:
-        player.first_name = clean_name(changes["first_name"], field="first_name")
-    if "last_name" in changes:
-        player.last_name = clean_name(changes["last_name"], field="last_name")
-    if "ema_number" in changes:
-        ema = clean_ema_number(changes["ema_number"])
-        check_ema_number_free(ema, exclude=player.pk)
-        player.ema_number = ema
-    if "country" in changes:
-        player.country = clean_country(changes["country"])
-    if "club_name" in changes:
-        club_name = " ".join(str(changes["club_name"] or "").split())
-        if len(club_name) > CLUB_NAME_MAX:
-            raise ValidationFailed(f"At most {CLUB_NAME_MAX} characters.", field="club_name")
-        registration.club_name = club_name
-    if "role" in changes:
-        registration.role = clean_role(changes["role"])
-    elif "is_substitute" in changes:
-        flag = bool(changes["is_substitute"])
-        if flag or registration.role == Registration.Role.FILL_IN:
-            # A reserve stays one when a form of before roles says "not a fill-in".
-            registration.role = Registration.Role.FILL_IN if flag else Registration.Role.PLAYER
-    after = registration_snapshot(registration)
-    if after == before:
-        return registration  # nothing changed: nothing to save or audit
-    player.save(update_fields=["first_name", "last_name", "ema_number", "country"])
-    registration.save(update_fields=["club_name", "role"])
-    record_audit(
+    with audited(
         actor=actor,
         action="registration.update",
         obj=registration,
-        before=before,
-        after=after,
+        snapshot=lambda: registration_snapshot(registration),
         tournament_id=registration.tournament_id,
-    )
+    ) as audit:
+        if "first_name" in changes:
+            player.first_name = clean_name(changes["first_name"], field="first_name")
+        if "last_name" in changes:
+            player.last_name = clean_name(changes["last_name"], field="last_name")
+        if "ema_number" in changes:
+            ema = clean_ema_number(changes["ema_number"])
+            check_ema_number_free(ema, exclude=player.pk)
+            player.ema_number = ema
+        if "country" in changes:
+            player.country = clean_country(changes["country"])
+        if "club_name" in changes:
+            club_name = " ".join(str(changes["club_name"] or "").split())
+            if len(club_name) > CLUB_NAME_MAX:
+                raise ValidationFailed(f"At most {CLUB_NAME_MAX} characters.", field="club_name")
+            registration.club_name = club_name
+        if "role" in changes:
+            registration.role = clean_role(changes["role"])
+        elif "is_substitute" in changes:
+            flag = bool(changes["is_substitute"])
+            if flag or registration.role == Registration.Role.FILL_IN:
+                # A reserve stays one when a form of before roles says "not a fill-in".
+                registration.role = Registration.Role.FILL_IN if flag else Registration.Role.PLAYER
+        if registration_snapshot(registration) == audit.before:
+            audit.discard()
+            return registration  # nothing changed: nothing to save or audit
+        player.save(update_fields=["first_name", "last_name", "ema_number", "country"])
+        registration.save(update_fields=["club_name", "role"])
 
     # The standings (here and in the player's other tournaments) show the name and number.
     touch_standings(

@@ -8,7 +8,7 @@ from typing import Any
 
 from django.db import transaction
 
-from core.audit import record_audit
+from core.audit import audited
 from core.enqueue import enqueue_after_commit
 from core.errors import ValidationFailed
 from core.limits import MAX_SESSIONS
@@ -85,21 +85,16 @@ def request_seating_plan(
         raise ValidationFailed("seed must be an integer.", field="seed")
     options = _clean_options(mode, options, tournament)
     require_task_queue()
-    plan = SeatingPlan.objects.create(
-        tournament=tournament,
-        mode=mode,
-        seed=seed,
-        options=options,
-        created_by=user_or_none(actor),
-    )
-    record_audit(
-        actor=actor,
-        action="seating.request",
-        obj=plan,
-        before=None,
-        after={"mode": mode, "seed": seed, "options": options},
-        tournament_id=tournament.pk,
-    )
+    with audited(actor=actor, action="seating.request", tournament_id=tournament.pk) as audit:
+        plan = SeatingPlan.objects.create(
+            tournament=tournament,
+            mode=mode,
+            seed=seed,
+            options=options,
+            created_by=user_or_none(actor),
+        )
+        audit.obj = plan
+        audit.after = {"mode": mode, "seed": seed, "options": options}
 
     # After commit, so the worker finds the row (core.enqueue).
     enqueue_after_commit(generate_seating_plan, plan.pk, on_failure=partial(_not_queued, plan.pk))
@@ -111,17 +106,17 @@ def _not_queued(plan_id: int) -> None:
     (and the audit log says so) instead of staying "pending" with no task to build it."""
     with transaction.atomic():
         plan = SeatingPlan.objects.get(pk=plan_id)
-        SeatingPlan.objects.filter(pk=plan_id).update(
-            status=SeatingPlan.Status.FAILED, error=NOT_QUEUED
-        )
-        record_audit(
+        with audited(
             actor=None,
             action="seating.fail",
             obj=plan,
             before={"status": SeatingPlan.Status.PENDING},
-            after={"status": SeatingPlan.Status.FAILED, "error": NOT_QUEUED},
             tournament_id=plan.tournament_id,
-        )
+        ) as audit:
+            SeatingPlan.objects.filter(pk=plan_id).update(
+                status=SeatingPlan.Status.FAILED, error=NOT_QUEUED
+            )
+            audit.after = {"status": SeatingPlan.Status.FAILED, "error": NOT_QUEUED}
 
 
 @transaction.atomic
@@ -171,27 +166,22 @@ def upload_seating_plan(*, actor: Any, tournament: Tournament, text: str) -> Sea
         )
     except SeatingError as error:
         raise ValidationFailed(str(error), field="file") from error
-    plan = SeatingPlan.objects.create(
-        tournament=tournament,
-        mode=SeatingPlan.Mode.UPLOADED,
-        status=SeatingPlan.Status.DONE,
-        progress=1.0,
-        plan=[[[registrations[i].pk for i in t] for t in r] for r in indices],
-        quality=quality(indices).to_dict(),
-        basis={"field": counts},
-        options={
-            "from_session": tournament.sessions.filter(status=Session.Status.CLOSED).count() + 1
-        },
-        created_by=user_or_none(actor),
-    )
-    record_audit(
-        actor=actor,
-        action="seating.upload",
-        obj=plan,
-        before=None,
-        after={"plan": plan.plan},
-        tournament_id=tournament.pk,
-    )
+    with audited(actor=actor, action="seating.upload", tournament_id=tournament.pk) as audit:
+        plan = SeatingPlan.objects.create(
+            tournament=tournament,
+            mode=SeatingPlan.Mode.UPLOADED,
+            status=SeatingPlan.Status.DONE,
+            progress=1.0,
+            plan=[[[registrations[i].pk for i in t] for t in r] for r in indices],
+            quality=quality(indices).to_dict(),
+            basis={"field": counts},
+            options={
+                "from_session": tournament.sessions.filter(status=Session.Status.CLOSED).count() + 1
+            },
+            created_by=user_or_none(actor),
+        )
+        audit.obj = plan
+        audit.after = {"plan": plan.plan}
     return plan
 
 
@@ -238,18 +228,17 @@ def apply_seating_plan(
                 f"Registration {error.args[0]} in the plan no longer exists.", field="plan"
             ) from error
         check_tables(tournament, tables, field="plan")
-        before = session_snapshot(session)
-        replace_tables(actor=actor, session=session, tables=tables)
-        session.status = Session.Status.SEATED
-        session.save(update_fields=["status"])
-        record_audit(
+        with audited(
             actor=actor,
             action="session.seat",
             obj=session,
-            before=before,
-            after={**session_snapshot(session), "seating_plan": plan.pk},
             tournament_id=tournament.pk,
-        )
+            snapshot=partial(session_snapshot, session),
+        ) as audit:
+            replace_tables(actor=actor, session=session, tables=tables)
+            session.status = Session.Status.SEATED
+            session.save(update_fields=["status"])
+            audit.note(seating_plan=plan.pk)
         sessions.append(session)
     if tournament.sessions_planned < start + len(plan.plan) - 1:
         tournament.sessions_planned = start + len(plan.plan) - 1
@@ -280,23 +269,22 @@ def swap_seats(*, actor: Any, session: Session, a: Player, b: Player) -> Session
         .exists()
     ):
         raise ValidationFailed("Scores were already entered at these tables.", field="session")
-    before = session_snapshot(session)
-    seat_a.player, seat_b.player = b, a
-    Seat.objects.bulk_update([seat_a, seat_b], ["player"])
-    # GameSeat has unique (game, player): rewrite the two rows instead of updating in place.
-    game_seats = list(GameSeat.objects.filter(game__table__id__in=tables, player__in=[a, b]))
-    rows = [(gs.game_id, gs.seat, b if gs.player_id == a.pk else a) for gs in game_seats]
-    GameSeat.objects.filter(pk__in=[gs.pk for gs in game_seats]).delete()
-    GameSeat.objects.bulk_create([GameSeat(game_id=g, seat=s, player=p) for g, s, p in rows])
-    for game in Game.objects.filter(table__id__in=tables):
-        game.version += 1  # clients holding the old seating must reload
-        game.save(update_fields=["version", "updated_at"])
-    record_audit(
+    with audited(
         actor=actor,
         action="session.swap",
         obj=session,
-        before=before,
-        after={**session_snapshot(session), "swapped": [a.pk, b.pk]},
         tournament_id=session.tournament_id,
-    )
+        snapshot=lambda: session_snapshot(session),
+    ) as audit:
+        seat_a.player, seat_b.player = b, a
+        Seat.objects.bulk_update([seat_a, seat_b], ["player"])
+        # GameSeat has unique (game, player): rewrite the two rows instead of updating in place.
+        game_seats = list(GameSeat.objects.filter(game__table__id__in=tables, player__in=[a, b]))
+        rows = [(gs.game_id, gs.seat, b if gs.player_id == a.pk else a) for gs in game_seats]
+        GameSeat.objects.filter(pk__in=[gs.pk for gs in game_seats]).delete()
+        GameSeat.objects.bulk_create([GameSeat(game_id=g, seat=s, player=p) for g, s, p in rows])
+        for game in Game.objects.filter(table__id__in=tables):
+            game.version += 1  # clients holding the old seating must reload
+            game.save(update_fields=["version", "updated_at"])
+        audit.note(swapped=[a.pk, b.pk])
     return session

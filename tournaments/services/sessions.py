@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from contextlib import AbstractContextManager
 from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
 
-from core.audit import record_audit
+from core.audit import Audit, audited
 from core.errors import StateConflict, ValidationFailed
 from core.limits import MAX_SESSIONS
 from core.models import Player
@@ -58,15 +59,15 @@ def create_sessions(
         tournament.sessions_planned = count
         tournament.save(update_fields=["sessions_planned"])
     if created:
-        record_audit(
+        with audited(
             actor=actor,
             action="session.create",
             object_type="tournaments.tournament",
             object_id=tournament.pk,
             before={"sessions": sorted(existing)},
-            after={"sessions": sorted(existing | {s.number for s in created})},
             tournament_id=tournament.pk,
-        )
+        ) as audit:
+            audit.after = {"sessions": sorted(existing | {s.number for s in created})}
     return created
 
 
@@ -154,18 +155,16 @@ def seat_session(
     session = _lock_session(session)
     _check_seatable(session)
     check_tables(session.tournament, tables)
-    before = session_snapshot(session)
-    created = replace_tables(actor=actor, session=session, tables=tables)
-    session.status = Session.Status.SEATED
-    session.save(update_fields=["status"])
-    record_audit(
+    with audited(
         actor=actor,
         action="session.seat",
         obj=session,
-        before=before,
-        after=session_snapshot(session),
         tournament_id=session.tournament_id,
-    )
+        snapshot=lambda: session_snapshot(session),
+    ):
+        created = replace_tables(actor=actor, session=session, tables=tables)
+        session.status = Session.Status.SEATED
+        session.save(update_fields=["status"])
     return created
 
 
@@ -182,22 +181,20 @@ def start_session(*, actor: Any, session: Session) -> Session:
             field="status",
         )
     refuse_unfilled_seats(session)
-    before = session_snapshot(session)
-    session.status = Session.Status.RUNNING
-    session.started_at = timezone.now()
-    session.save(update_fields=["status", "started_at"])
-    tournament = session.tournament
-    if tournament.status in (Tournament.Status.DRAFT, Tournament.Status.REGISTRATION):
-        tournament.status = Tournament.Status.RUNNING
-        tournament.save(update_fields=["status"])
-    record_audit(
+    with audited(
         actor=actor,
         action="session.start",
         obj=session,
-        before=before,
-        after=session_snapshot(session),
         tournament_id=session.tournament_id,
-    )
+        snapshot=lambda: session_snapshot(session),
+    ):
+        session.status = Session.Status.RUNNING
+        session.started_at = timezone.now()
+        session.save(update_fields=["status", "started_at"])
+        tournament = session.tournament
+        if tournament.status in (Tournament.Status.DRAFT, Tournament.Status.REGISTRATION):
+            tournament.status = Tournament.Status.RUNNING
+            tournament.save(update_fields=["status"])
     return session
 
 
@@ -278,23 +275,21 @@ def close_session(*, actor: Any, session: Session) -> Session:
                 {"field": "games", "table": n, "message": "game not finished"} for n in unfinished
             ],
         )
-    before = session_snapshot(session)
-    session.status = Session.Status.CLOSED
-    session.closed_at = timezone.now()
-    if session.paused_at is not None:  # closed while paused: the clock stops for good
-        session.paused_seconds += max(
-            int((session.closed_at - session.paused_at).total_seconds()), 0
-        )
-        session.paused_at = None
-    session.save(update_fields=["status", "closed_at", "paused_at", "paused_seconds"])
-    record_audit(
+    with audited(
         actor=actor,
         action="session.close",
         obj=session,
-        before=before,
-        after=session_snapshot(session),
         tournament_id=session.tournament_id,
-    )
+        snapshot=lambda: session_snapshot(session),
+    ):
+        session.status = Session.Status.CLOSED
+        session.closed_at = timezone.now()
+        if session.paused_at is not None:  # closed while paused: the clock stops for good
+            session.paused_seconds += max(
+                int((session.closed_at - session.paused_at).total_seconds()), 0
+            )
+            session.paused_at = None
+        session.save(update_fields=["status", "closed_at", "paused_at", "paused_seconds"])
     enqueue_recompute(session.tournament_id)
     return session
 
@@ -307,32 +302,28 @@ def reopen_session(*, actor: Any, session: Session, reason: str) -> Session:
     session = _lock_session(session)
     if session.status != Session.Status.CLOSED:
         raise ValidationFailed("The session is not closed.", field="status")
-    before = session_snapshot(session)
-    session.status = Session.Status.RUNNING
-    session.closed_at = None
-    session.save(update_fields=["status", "closed_at"])
     # Issue 15: reopening a session of a finished or published tournament makes its results
     # provisional again: the tournament runs again until the organiser re-publishes.
     tournament = Tournament.objects.select_for_update().get(pk=session.tournament_id)
-    before["tournament_status"] = tournament.status
-    before["published_at"] = tournament.published_at
-    if tournament.status in (Tournament.Status.FINISHED, Tournament.Status.PUBLISHED):
-        tournament.status = Tournament.Status.RUNNING
-        tournament.published_at = None
-        tournament.save(update_fields=["status", "published_at"])
-    record_audit(
+    with audited(
         actor=actor,
         action="session.reopen",
         obj=session,
-        before=before,
-        after={
+        snapshot=lambda: {
             **session_snapshot(session),
             "tournament_status": tournament.status,
             "published_at": tournament.published_at,
         },
         reason=reason,
         tournament_id=session.tournament_id,
-    )
+    ):
+        session.status = Session.Status.RUNNING
+        session.closed_at = None
+        session.save(update_fields=["status", "closed_at"])
+        if tournament.status in (Tournament.Status.FINISHED, Tournament.Status.PUBLISHED):
+            tournament.status = Tournament.Status.RUNNING
+            tournament.published_at = None
+            tournament.save(update_fields=["status", "published_at"])
     enqueue_recompute(session.tournament_id)
     return session
 
@@ -350,13 +341,13 @@ def _clock_snapshot(session: Session) -> dict[str, Any]:
     }
 
 
-def _audit_clock(actor: Any, action: str, session: Session, before: dict[str, Any]) -> None:
-    record_audit(
+def _audited_clock(actor: Any, action: str, session: Session) -> AbstractContextManager[Audit]:
+    """core.audit.audited for a change of the session's clock."""
+    return audited(
         actor=actor,
         action=action,
         obj=session,
-        before=before,
-        after=_clock_snapshot(session),
+        snapshot=lambda: _clock_snapshot(session),
         tournament_id=session.tournament_id,
     )
 
@@ -376,10 +367,9 @@ def pause_session(*, actor: Any, session: Session) -> Session:
     _running(session)
     if session.paused_at is not None:
         raise ValidationFailed("The clock is already paused.", field="status")
-    before = _clock_snapshot(session)
-    session.paused_at = timezone.now()
-    session.save(update_fields=["paused_at"])
-    _audit_clock(actor, "session.pause", session, before)
+    with _audited_clock(actor, "session.pause", session):
+        session.paused_at = timezone.now()
+        session.save(update_fields=["paused_at"])
     return session
 
 
@@ -391,12 +381,11 @@ def resume_session(*, actor: Any, session: Session) -> Session:
     _running(session)
     if session.paused_at is None:
         raise ValidationFailed("The clock is not paused.", field="status")
-    before = _clock_snapshot(session)
-    pause = max(int((timezone.now() - session.paused_at).total_seconds()), 0)
-    session.paused_seconds += pause
-    session.paused_at = None
-    session.save(update_fields=["paused_at", "paused_seconds"])
-    _audit_clock(actor, "session.resume", session, before)
+    with _audited_clock(actor, "session.resume", session):
+        pause = max(int((timezone.now() - session.paused_at).total_seconds()), 0)
+        session.paused_seconds += pause
+        session.paused_at = None
+        session.save(update_fields=["paused_at", "paused_seconds"])
     return session
 
 
@@ -418,18 +407,17 @@ def extend_session(*, actor: Any, session: Session, minutes: int, reason: str = 
     _running(session)
     if isinstance(minutes, bool) or not isinstance(minutes, int) or minutes == 0:
         raise ValidationFailed("Give the minutes to add (or to take off).", field="minutes")
-    before = _clock_snapshot(session)
-    session.duration_minutes = _check_minutes(session.duration_minutes + minutes, "minutes")
-    session.save(update_fields=["duration_minutes"])
-    record_audit(
+    with audited(
         actor=actor,
         action="session.extend",
         obj=session,
-        before=before,
-        after={**_clock_snapshot(session), "minutes": minutes},
         reason=reason,
         tournament_id=session.tournament_id,
-    )
+        snapshot=lambda: _clock_snapshot(session),
+    ) as audit:
+        session.duration_minutes = _check_minutes(session.duration_minutes + minutes, "minutes")
+        session.save(update_fields=["duration_minutes"])
+        audit.note(minutes=minutes)
     return session
 
 
@@ -443,8 +431,8 @@ def set_session_length(*, actor: Any, session: Session, minutes: int) -> Session
             "The session has started: extend it instead of changing its length.",
             field="minutes",
         )
-    before = _clock_snapshot(session)
-    session.duration_minutes = _check_minutes(minutes, "minutes")
-    session.save(update_fields=["duration_minutes"])
-    _audit_clock(actor, "session.length", session, before)
+    minutes = _check_minutes(minutes, "minutes")
+    with _audited_clock(actor, "session.length", session):
+        session.duration_minutes = minutes
+        session.save(update_fields=["duration_minutes"])
     return session

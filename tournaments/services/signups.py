@@ -14,7 +14,7 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from core.audit import record_audit
+from core.audit import audited, record_audit
 from core.enqueue import enqueue_after_commit
 from core.errors import PermissionDenied, ValidationFailed
 from core.names import fold
@@ -134,18 +134,18 @@ def _register(sign_up: SignUp) -> None:
     )
     if Registration.objects.filter(tournament=sign_up.tournament, player=player).exists():
         raise ValidationFailed(f"{player} is already registered.", field="ema_number")
-    registration = Registration.objects.create(
-        tournament=sign_up.tournament, player=player, club_name=sign_up.club
-    )
-    record_audit(
+    with audited(
         actor=None,
         action="registration.create",
-        obj=registration,
-        before=None,
-        after=registration_snapshot(registration),
         reason="self-registration",
         tournament_id=sign_up.tournament_id,
-    )
+        snapshot=lambda: registration_snapshot(registration),
+        created=True,
+    ) as audit:
+        registration = Registration.objects.create(
+            tournament=sign_up.tournament, player=player, club_name=sign_up.club
+        )
+        audit.obj = registration
     sign_up.registration = registration
     sign_up.status = SignUp.Status.REGISTERED
 
@@ -277,22 +277,21 @@ def withdraw_sign_up(*, token: str, actor: Any = None) -> SignUp:
                 "You have been seated already: ask the organisers to withdraw you.",
                 field="status",
             )
-        snapshot = registration_snapshot(registration)
-        record.registration = None
-        registration_pk = registration.pk
-        record.status = SignUp.Status.WITHDRAWN
-        record.save()
-        registration.delete()
-        record_audit(
+        with audited(
             actor=actor,
             action="registration.withdraw",
             object_type="tournaments.registration",
-            object_id=registration_pk,
-            before=snapshot,
-            after=None,
             reason="withdrawn by the player (self-registration link)",
             tournament_id=tournament.pk,
-        )
+            snapshot=lambda: registration_snapshot(registration),
+        ) as audit:
+            record.registration = None
+            registration_pk = registration.pk
+            record.status = SignUp.Status.WITHDRAWN
+            record.save()
+            registration.delete()
+            audit.object_id = registration_pk
+            audit.after = None
     else:
         record.status = SignUp.Status.WITHDRAWN
         record.save()

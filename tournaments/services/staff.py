@@ -17,7 +17,7 @@ from django.urls import reverse
 from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_encode
 
-from core.audit import record_audit
+from core.audit import audited
 from core.errors import ValidationFailed
 from tournaments.models import StaffRole, Tournament
 
@@ -95,15 +95,11 @@ def invite_staff(*, actor: Any, tournament: Tournament, identifier: str, role: s
         user = user_model(username=_free_username(text), email=text)
         user.set_unusable_password()
         user.save()
-        new_user = True
-        record_audit(
-            actor=actor,
-            action="user.create",
-            obj=user,
-            before=None,
-            after={"username": user.get_username(), "email": text, "for_role": role},
-            tournament_id=tournament.pk,
-        )
+        with audited(
+            actor=actor, action="user.create", obj=user, tournament_id=tournament.pk
+        ) as audit:
+            new_user = True
+            audit.after = {"username": user.get_username(), "email": text, "for_role": role}
     if StaffRole.objects.filter(tournament=tournament, user=user, role=role).exists():
         raise ValidationFailed(f"{user.get_username()} already has this role.", field="identifier")
     staff = add_staff(actor=actor, tournament=tournament, user=user, role=role)

@@ -7,7 +7,7 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
-from core.audit import record_audit
+from core.audit import audited
 from core.errors import ValidationFailed
 from scoring.models import Game
 from tournaments.models import Session, Tournament
@@ -57,22 +57,21 @@ def set_status(*, actor: Any, tournament: Tournament, status: str, reason: str =
         )
     if status in (S.FINISHED, S.PUBLISHED):
         _check_all_played(tournament)
-    before = {"status": tournament.status, "published_at": tournament.published_at}
-    tournament.status = status
-    if status == S.PUBLISHED:
-        tournament.published_at = timezone.now()
-    elif tournament.published_at is not None:
-        tournament.published_at = None
-    tournament.save(update_fields=["status", "published_at"])
-    record_audit(
+    with audited(
         actor=actor,
         action="tournament.status",
         obj=tournament,
-        before=before,
-        after={"status": tournament.status, "published_at": tournament.published_at},
         reason=reason,
         tournament_id=tournament.pk,
-    )
+        before={"status": tournament.status, "published_at": tournament.published_at},
+    ) as audit:
+        tournament.status = status
+        if status == S.PUBLISHED:
+            tournament.published_at = timezone.now()
+        elif tournament.published_at is not None:
+            tournament.published_at = None
+        tournament.save(update_fields=["status", "published_at"])
+        audit.after = {"status": tournament.status, "published_at": tournament.published_at}
     enqueue_recompute(tournament.pk)
     return tournament
 

@@ -10,17 +10,18 @@ still places the others); "during": after it began (the others take the top thre
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
 
-from core.audit import record_audit
+from core.audit import audited
 from core.errors import ValidationFailed
 from core.models import Player
 from scoring.models import Game, GameSeat
-from scoring.services._common import audit_scope, lock_game, require_open_session
-from scoring.services.games import game_snapshot, save_written_game
+from scoring.services._common import audited_game, lock_game, require_open_session
+from scoring.services.games import save_written_game
 from tournaments.models import Penalty, Registration, Session
 from tournaments.roles import table_of
 from tournaments.selectors import session_roster
@@ -115,56 +116,42 @@ def substitute_player(
             f"{substitute} already plays at table {elsewhere.table} in this session.",
             field="substitute",
         )
-    before = game_snapshot(game)
-    entry: dict[str, Any] = {
-        "seat": seat,
-        "from": from_,
-        "player_id": substitute.pk,
-        "replaced_player_id": seats[seat],
-    }
-    if from_ == "during":
-        entry["from_hand"] = game.hands.count() + 1  # the first hand the substitute plays
-    game.substitutes = [*(game.substitutes or []), entry]
-    GameSeat.objects.filter(game=game, seat=seat).update(player=substitute)
-    save_written_game(game, fields=["substitutes"])
-    # EMA 2025 7.3: "a player who is late by more than 10 minutes is replaced with a
-    # substitute player and no lateness penalty is deducted": a lateness given for this
-    # session before the substitution is cancelled (audited).
-    session = table.session
-    for late in Penalty.objects.select_for_update().filter(
-        tournament=tournament,
-        session=session,
-        player_id=seats[seat],
-        kind=Penalty.Kind.LATENESS,
-        cancelled_at__isnull=True,
-    ):
-        was = penalty_snapshot(late)
-        late.cancelled_at = timezone.now()
-        late.cancelled_by = user_or_none(actor)
-        late.cancel_reason = "Substituted: no lateness penalty (EMA 2025 7.3)."
-        late.save(update_fields=["cancelled_at", "cancelled_by", "cancel_reason"])
-        record_audit(
-            actor=actor,
-            action="penalty.cancel",
-            obj=late,
-            before=was,
-            after=penalty_snapshot(late),
-            reason=late.cancel_reason,
-            tournament_id=tournament.pk,
-        )
-    enqueue_recompute(tournament.pk)  # the substitute appears in the standings: full rebuild
-    record_audit(
-        actor=actor,
-        action="game.substitute",
-        obj=game,
-        before=before,
-        after={
-            **game_snapshot(game),
+    with audited_game(game, actor=actor, action="game.substitute", reason=reason) as audit:
+        entry: dict[str, Any] = {
             "seat": seat,
-            "substituted": seats[seat],
-            "substitute": substitute.pk,
-        },
-        reason=reason,
-        **audit_scope(game),
-    )
+            "from": from_,
+            "player_id": substitute.pk,
+            "replaced_player_id": seats[seat],
+        }
+        if from_ == "during":
+            entry["from_hand"] = game.hands.count() + 1  # the first hand the substitute plays
+        game.substitutes = [*(game.substitutes or []), entry]
+        GameSeat.objects.filter(game=game, seat=seat).update(player=substitute)
+        save_written_game(game, fields=["substitutes"])
+        # EMA 2025 7.3: "a player who is late by more than 10 minutes is replaced with a
+        # substitute player and no lateness penalty is deducted": a lateness given for this
+        # session before the substitution is cancelled (audited).
+        session = table.session
+        for late in Penalty.objects.select_for_update().filter(
+            tournament=tournament,
+            session=session,
+            player_id=seats[seat],
+            kind=Penalty.Kind.LATENESS,
+            cancelled_at__isnull=True,
+        ):
+            reason_late = "Substituted: no lateness penalty (EMA 2025 7.3)."
+            with audited(
+                actor=actor,
+                action="penalty.cancel",
+                obj=late,
+                snapshot=partial(penalty_snapshot, late),
+                reason=reason_late,
+                tournament_id=tournament.pk,
+            ):
+                late.cancelled_at = timezone.now()
+                late.cancelled_by = user_or_none(actor)
+                late.cancel_reason = reason_late
+                late.save(update_fields=["cancelled_at", "cancelled_by", "cancel_reason"])
+        enqueue_recompute(tournament.pk)  # the substitute appears in the standings: full rebuild
+        audit.note(seat=seat, substituted=seats[seat], substitute=substitute.pk)
     return game

@@ -9,7 +9,7 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.db import transaction
 
-from core.audit import record_audit
+from core.audit import audited
 from core.errors import PermissionDenied, ValidationFailed
 from core.limits import MAX_SESSIONS
 from core.players import clean_country
@@ -101,16 +101,18 @@ def create_tournament(
         qualification_only=qualification_only,
     )
     creator = user_or_none(actor)
-    if creator is not None:
-        StaffRole.objects.create(tournament=tournament, user=creator, role=StaffRole.Role.ORGANISER)
-    record_audit(
+    with audited(
         actor=actor,
         action="tournament.create",
         obj=tournament,
-        before=None,
-        after=tournament_snapshot(tournament),
         tournament_id=tournament.pk,
-    )
+        snapshot=lambda: tournament_snapshot(tournament),
+        created=True,
+    ):
+        if creator is not None:
+            StaffRole.objects.create(
+                tournament=tournament, user=creator, role=StaffRole.Role.ORGANISER
+            )
     return tournament
 
 
@@ -124,16 +126,10 @@ def add_staff(*, actor: Any, tournament: Tournament, user: Any, role: str) -> St
     if not isinstance(user, get_user_model()):
         raise ValidationFailed("Choose a user.", field="user")
     staff, created = StaffRole.objects.get_or_create(tournament=tournament, user=user, role=role)
-    if not created:
-        raise ValidationFailed(f"{user} already has this role.", field="user")
-    record_audit(
-        actor=actor,
-        action="staff.add",
-        obj=staff,
-        before=None,
-        after={"user": user.pk, "username": user.get_username(), "role": role},
-        tournament_id=tournament.pk,
-    )
+    with audited(actor=actor, action="staff.add", obj=staff, tournament_id=tournament.pk) as audit:
+        if not created:
+            raise ValidationFailed(f"{user} already has this role.", field="user")
+        audit.after = {"user": user.pk, "username": user.get_username(), "role": role}
     return staff
 
 
@@ -149,18 +145,17 @@ def remove_staff(*, actor: Any, staff: StaffRole) -> None:
         .exists()
     ):
         raise ValidationFailed("A tournament keeps at least one organiser.", field="role")
-    before = {"user": staff.user_id, "role": staff.role}
-    pk, tournament_id = staff.pk, staff.tournament_id
-    staff.delete()
-    record_audit(
+    with audited(
         actor=actor,
         action="staff.remove",
         object_type="tournaments.staffrole",
-        object_id=pk,
-        before=before,
-        after=None,
-        tournament_id=tournament_id,
-    )
+        before={"user": staff.user_id, "role": staff.role},
+    ) as audit:
+        pk, tournament_id = staff.pk, staff.tournament_id
+        staff.delete()
+        audit.object_id = pk
+        audit.tournament_id = tournament_id
+        audit.after = None
 
 
 # Self-registration (issue 35): null (or false) means none.
@@ -210,80 +205,82 @@ def update_tournament(*, actor: Any, tournament: Tournament, **changes: Any) -> 
     if unknown:
         raise ValidationFailed(f"{unknown[0]} cannot be changed here.", field=unknown[0])
     tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
-    before = tournament_snapshot(tournament)
-    if "name" in changes:
-        name = " ".join(str(changes["name"] or "").split())
-        if not name:
-            raise ValidationFailed("A tournament needs a name.", field="name")
-        tournament.name = name
-    if "city" in changes:
-        tournament.city = str(changes["city"] or "").strip()
-    if "country" in changes:
-        tournament.country = clean_country(changes["country"])
-    if "starts_on" in changes:
-        tournament.starts_on = parse_date(changes["starts_on"], field="starts_on")
-    if "ends_on" in changes:
-        tournament.ends_on = parse_date(changes["ends_on"], field="ends_on")
-    if tournament.ends_on < tournament.starts_on:
-        raise ValidationFailed("The tournament ends before it starts.", field="ends_on")
-    if "sessions_planned" in changes:
-        n = changes["sessions_planned"]
-        if not isinstance(n, int) or not 1 <= n <= MAX_SESSIONS:
-            raise ValidationFailed(
-                f"Plan between 1 and {MAX_SESSIONS} sessions.", field="sessions_planned"
-            )
-        tournament.sessions_planned = n
-    if "session_minutes" in changes:
-        m = changes["session_minutes"]
-        if not isinstance(m, int) or not 10 <= m <= 600:
-            raise ValidationFailed("A session lasts 10 to 600 minutes.", field="session_minutes")
-        tournament.session_minutes = m
-    if "tie_breaks" in changes:
-        tie_breaks = changes["tie_breaks"]
-        if not isinstance(tie_breaks, list) or not all(isinstance(t, str) for t in tie_breaks):
-            raise ValidationFailed("tie_breaks is a list of names.", field="tie_breaks")
-
-        unknown_names = [t for t in tie_breaks if t not in TIE_BREAKS]
-        if unknown_names:
-            raise ValidationFailed(
-                f"Unknown tie-break {unknown_names[0]!r} (known: {', '.join(TIE_BREAKS)}).",
-                field="tie_breaks",
-            )
-        if len(set(tie_breaks)) != len(tie_breaks):
-            raise ValidationFailed("A tie-break is listed twice.", field="tie_breaks")
-        tournament.tie_breaks = tie_breaks
-    if "qualification_only" in changes:
-        tournament.qualification_only = bool(changes["qualification_only"])
-    if "time_zone" in changes:
-        tournament.time_zone = clean_time_zone(changes["time_zone"])
-    _apply_sign_up_settings(tournament, changes)
-    if "ruleset" in changes or "rule_overrides" in changes:
-        ruleset = changes.get("ruleset", tournament.ruleset)
-        overrides = changes.get("rule_overrides", tournament.rule_overrides)
-        check_rules(ruleset, overrides)
-        if (ruleset, overrides or {}) != (tournament.ruleset, tournament.rule_overrides or {}):
-            games = Game.objects.filter(table__session__tournament=tournament)
-            if (
-                games.filter(hands__isnull=False).exists()
-                or games.exclude(final_scores__isnull=True).exists()
-            ):
-                raise ValidationFailed(
-                    "Scores were already entered under the current rules.", field="ruleset"
-                )
-            games.update(ruleset=ruleset, rule_overrides=overrides or {})
-        tournament.ruleset, tournament.rule_overrides = ruleset, overrides or {}
-    tournament.save()
-    if any(k in changes for k in ("tie_breaks", "qualification_only", "ruleset", "rule_overrides")):
-        # Issue 15: the standings (ranks, tie-break values) and the EMA report follow at once.
-        enqueue_recompute(tournament.pk)
-    record_audit(
+    with audited(
         actor=actor,
         action="tournament.update",
         obj=tournament,
-        before=before,
-        after=tournament_snapshot(tournament),
         tournament_id=tournament.pk,
-    )
+        snapshot=lambda: tournament_snapshot(tournament),
+    ):
+        if "name" in changes:
+            name = " ".join(str(changes["name"] or "").split())
+            if not name:
+                raise ValidationFailed("A tournament needs a name.", field="name")
+            tournament.name = name
+        if "city" in changes:
+            tournament.city = str(changes["city"] or "").strip()
+        if "country" in changes:
+            tournament.country = clean_country(changes["country"])
+        if "starts_on" in changes:
+            tournament.starts_on = parse_date(changes["starts_on"], field="starts_on")
+        if "ends_on" in changes:
+            tournament.ends_on = parse_date(changes["ends_on"], field="ends_on")
+        if tournament.ends_on < tournament.starts_on:
+            raise ValidationFailed("The tournament ends before it starts.", field="ends_on")
+        if "sessions_planned" in changes:
+            n = changes["sessions_planned"]
+            if not isinstance(n, int) or not 1 <= n <= MAX_SESSIONS:
+                raise ValidationFailed(
+                    f"Plan between 1 and {MAX_SESSIONS} sessions.", field="sessions_planned"
+                )
+            tournament.sessions_planned = n
+        if "session_minutes" in changes:
+            m = changes["session_minutes"]
+            if not isinstance(m, int) or not 10 <= m <= 600:
+                raise ValidationFailed(
+                    "A session lasts 10 to 600 minutes.", field="session_minutes"
+                )
+            tournament.session_minutes = m
+        if "tie_breaks" in changes:
+            tie_breaks = changes["tie_breaks"]
+            if not isinstance(tie_breaks, list) or not all(isinstance(t, str) for t in tie_breaks):
+                raise ValidationFailed("tie_breaks is a list of names.", field="tie_breaks")
+
+            unknown_names = [t for t in tie_breaks if t not in TIE_BREAKS]
+            if unknown_names:
+                raise ValidationFailed(
+                    f"Unknown tie-break {unknown_names[0]!r} (known: {', '.join(TIE_BREAKS)}).",
+                    field="tie_breaks",
+                )
+            if len(set(tie_breaks)) != len(tie_breaks):
+                raise ValidationFailed("A tie-break is listed twice.", field="tie_breaks")
+            tournament.tie_breaks = tie_breaks
+        if "qualification_only" in changes:
+            tournament.qualification_only = bool(changes["qualification_only"])
+        if "time_zone" in changes:
+            tournament.time_zone = clean_time_zone(changes["time_zone"])
+        _apply_sign_up_settings(tournament, changes)
+        if "ruleset" in changes or "rule_overrides" in changes:
+            ruleset = changes.get("ruleset", tournament.ruleset)
+            overrides = changes.get("rule_overrides", tournament.rule_overrides)
+            check_rules(ruleset, overrides)
+            if (ruleset, overrides or {}) != (tournament.ruleset, tournament.rule_overrides or {}):
+                games = Game.objects.filter(table__session__tournament=tournament)
+                if (
+                    games.filter(hands__isnull=False).exists()
+                    or games.exclude(final_scores__isnull=True).exists()
+                ):
+                    raise ValidationFailed(
+                        "Scores were already entered under the current rules.", field="ruleset"
+                    )
+                games.update(ruleset=ruleset, rule_overrides=overrides or {})
+            tournament.ruleset, tournament.rule_overrides = ruleset, overrides or {}
+        tournament.save()
+        if any(
+            k in changes for k in ("tie_breaks", "qualification_only", "ruleset", "rule_overrides")
+        ):
+            # Issue 15: the standings (ranks, tie-break values) and the EMA report follow at once.
+            enqueue_recompute(tournament.pk)
     return tournament
 
 
