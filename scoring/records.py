@@ -39,7 +39,7 @@ from scoring.engine import (
 )
 from scoring.engine.constants import RECORD_FORMAT
 from scoring.models import Game, GamePenalty, GameSeat, Hand
-from scoring.policy import policy_for
+from scoring.places import place_of
 from scoring.summary import GameSummary
 
 _NAME_WITH_EMA = re.compile(r"^(?P<name>.*?)\s*\[(?P<ema>\d{8})\]$")
@@ -183,14 +183,25 @@ def load_stored_game(game: Game) -> StoredGame:
 def game_record(
     game: Game, stored: StoredGame | None = None, *, tournament_penalties: bool = True
 ) -> dict[str, Any]:
-    """The game as a game-record document (hands in order; club penalties; substitutes).
+    """The game as a game-record document (hands in order; club penalties; substitutes), with
+    the extensions the app owning the game adds (issue 20: `tournament_penalties`).
 
     `stored`: the rows already read (load_stored_game), else they are read here.
-    `tournament_penalties=False`: without that extension, which changes nothing in the game's
-    replay (the hand-entry path replays without reading them).
+    `tournament_penalties=False`: without those extensions (own_record).
     """
     if stored is None:
         stored = load_stored_game(game)
+    record = own_record(game, stored)
+    if tournament_penalties:
+        # The app owning the game adds its extensions (issue 20: `tournament_penalties`).
+        record.update(place_of(game).record_extensions(game, stored.seats))
+    return record
+
+
+def own_record(game: Game, stored: StoredGame) -> dict[str, Any]:
+    """The game's record as scoring keeps it (`stored`: its rows as read), without what the
+    app owning the game adds: what the engine replays while hands are entered (the extensions
+    change nothing in a running game's replay)."""
     record: dict[str, Any] = {
         "format": RECORD_FORMAT,
         "ruleset": game.ruleset,
@@ -233,9 +244,6 @@ def game_record(
         scores, sticks = final_scores_of(game)
         if scores:
             record["final_scores"] = {"scores": scores, "riichi_sticks_left": sticks}
-    if tournament_penalties:
-        # The app owning the game adds its extensions (issue 20: `tournament_penalties`).
-        record.update(policy_for(game).record_extensions(game, stored.seats))
     return record
 
 

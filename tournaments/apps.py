@@ -11,11 +11,13 @@ class TournamentsConfig(AppConfig):
         from core.players import register_player_policy
         from core.roles import forget_roles_when_changed
         from core.signals import player_changed
+        from scoring.places import register_game_place
         from scoring.policy import register_game_policy
         from scoring.signals import game_changed
 
         from .api.serializers import standings_json
         from .models import StaffRole, Table, delete_game_with_table
+        from .places import TournamentTables
         from .policy import TournamentGamePolicy, TournamentPlayerPolicy
         from .standings import receivers
         from .standings.cache import API_JSON, prerender
@@ -25,6 +27,8 @@ class TournamentsConfig(AppConfig):
         prerender(API_JSON, standings_json)
         # Who may change its games and when (scoring.policy).
         register_game_policy(TournamentGamePolicy())
+        # Its tables, as scoring's game pages and API show and create them (scoring.places).
+        register_game_place(TournamentTables())
         game_changed.connect(receivers.game_changed, dispatch_uid="tournaments.standings")
         # Organisers create and correct players; running fixes their identity (core.players).
         # The standings show players' names (core.signals).

@@ -1,7 +1,7 @@
 """A tournament game's record beyond the game itself (issue 20): the tournament penalties its
 players got (extension ``tournament_penalties``, written into the record and read back from an
 imported one) and the registrations of its substitutes. Scoring asks through
-`scoring.policy` (TournamentGamePolicy.record_extensions / .imported): it imports no
+`scoring.places` (TournamentTables.record_extensions / .imported): it imports no
 tournaments (issue 14)."""
 
 from __future__ import annotations

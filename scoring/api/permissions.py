@@ -14,7 +14,7 @@ from django.db.models import QuerySet
 
 from core.api.permissions import ObjectRole
 from scoring.models import Game
-from scoring.policy import can_edit_game, remember_editor, with_editor_check
+from scoring.policy import can_edit_game, with_editor_check
 
 
 class CanEditGame(ObjectRole):
@@ -26,13 +26,9 @@ class CanEditGame(ObjectRole):
     @staticmethod
     def in_query(games: QuerySet[Game], user: Any) -> QuerySet[Game]:
         """`games` answering this check in their own query (whether `user` referees the
-        game's tournament); call remember() on the game read, then allowed() asks nothing
-        more of the database for a tournament game (issue 14.7: a hand POST)."""
+        game's tournament): allowed() then asks nothing more of the database for a
+        tournament game (issue 14.7: a hand POST)."""
         return with_editor_check(games, user)
-
-    @staticmethod
-    def remember(user: Any, game: Game) -> None:
-        remember_editor(user, game)
 
 
 class CanReadGameAudit(ObjectRole):

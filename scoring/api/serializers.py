@@ -15,7 +15,7 @@ from core.models import Player
 from scoring.engine import PRESETS
 from scoring.engine.validate import MAX_HAN, MAX_YAKUMAN
 from scoring.models import Game, GameSeat, Hand
-from scoring.policy import game_place, places_of_kind
+from scoring.places import place_of, places_of_kind
 
 WINDS = ["E", "S", "W", "N"]
 # Seats and their players in one query.
@@ -57,7 +57,7 @@ class HandOutputSerializer(serializers.ModelSerializer):
 
 
 class GameListSerializer(serializers.ModelSerializer):
-    # Where the game is played, as the app owning it says (scoring.policy.GamePolicy.place).
+    # Where the game is played, as the app owning it says (scoring.places.GamePlace.fields).
     tournament = serializers.SerializerMethodField()
     session = serializers.SerializerMethodField()
     table = serializers.SerializerMethodField()
@@ -89,23 +89,23 @@ class GameListSerializer(serializers.ModelSerializer):
 
     @extend_schema_field(OpenApiTypes.STR)
     def get_tournament(self, game: Game) -> str | None:
-        return game_place(game)["tournament"]
+        return place_of(game).fields(game)["tournament"]
 
     @extend_schema_field(OpenApiTypes.INT)
     def get_session(self, game: Game) -> int | None:
-        return game_place(game)["session"]
+        return place_of(game).fields(game)["session"]
 
     @extend_schema_field(OpenApiTypes.INT)
     def get_table(self, game: Game) -> int | None:
-        return game_place(game)["table"]
+        return place_of(game).fields(game)["table"]
 
     @extend_schema_field(OpenApiTypes.INT)
     def get_table_number(self, game: Game) -> int | None:
-        return game_place(game)["table_number"]
+        return place_of(game).fields(game)["table_number"]
 
     @extend_schema_field(OpenApiTypes.INT)
     def get_club_night(self, game: Game) -> int | None:
-        return game_place(game)["club_night"]
+        return place_of(game).fields(game)["club_night"]
 
 
 class GameDetailSerializer(GameListSerializer):
@@ -157,7 +157,7 @@ def written_game_detail(game: Game) -> dict[str, Any]:
     CPU (issue 14.7). tests/api/test_api_hand_cost.py holds the two to the same answer."""
     return {
         "id": game.pk,
-        **game_place(game),
+        **place_of(game).fields(game),
         "ruleset": game.ruleset,
         "status": game.status,
         "entry": game.entry,
@@ -301,7 +301,7 @@ class FinalScoresInputSerializer(VersionInputSerializer):
 @extend_schema_field(OpenApiTypes.INT)
 class PlaceField(serializers.PrimaryKeyRelatedField):
     """A place a game is created at (`table`, `club_night`) by id: its rows are those of the
-    app naming that kind of place (scoring.policy.places_of_kind; scoring imports neither
+    app naming that kind of place (scoring.places.places_of_kind; scoring imports neither
     tournaments nor club, issue 14)."""
 
     def __init__(self, kind: str, **kwargs: Any) -> None:

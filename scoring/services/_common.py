@@ -15,7 +15,7 @@ from core.audit import Audit, audited
 from core.errors import ConflictError, PermissionDenied, ValidationFailed
 from scoring.engine import RecordError, RulesError, final_results, load_ruleset, replay
 from scoring.models import Game, GamePenalty
-from scoring.policy import can_edit_game, game_relations, policy_for
+from scoring.policy import GamePolicy, Owner, can_edit_game, game_relations, policy_for
 from scoring.records import final_scores_of
 from scoring.signals import announce_game_changed
 from scoring.summary import GameSummary
@@ -38,12 +38,6 @@ def check_ruleset(ruleset: str, rule_overrides: Mapping[str, Any] | None) -> Non
         raise engine_error(error) from error
 
 
-def require_editor(actor: Any, game: Game) -> None:
-    """`actor=None` is the system (management commands, imports run by staff tools)."""
-    if actor is not None and not can_edit_game(actor, game):
-        raise PermissionDenied("You may not enter or change scores of this game.")
-
-
 def require_open_session(actor: Any, game: Game, *, started: bool = True) -> None:
     """Refuse a write to a tournament game whose results are locked (issue 15).
 
@@ -56,7 +50,20 @@ def require_open_session(actor: Any, game: Game, *, started: bool = True) -> Non
     run by staff tools) is not checked. Club games have no sessions and are never locked.
     """
     if actor is not None:
-        policy_for(game).check_open(actor, game, started=started)
+        policy_for(game)[0].check_open(actor, game, started=started)
+
+
+def require_entry(actor: Any, game: Game, *, started: bool = True) -> tuple[GamePolicy, Owner]:
+    """Refuse the write unless `actor` may edit the game (PermissionDenied) and it takes changes
+    now (require_open_session), asking the game's policy once; answer the policy (for the
+    write's other questions) and whose game it is (its audit scope). `actor=None` is the
+    system (management commands, imports run by staff tools): not checked."""
+    policy, owner = policy_for(game)
+    if actor is not None:
+        if not can_edit_game(actor, game, policy=policy):
+            raise PermissionDenied("You may not enter or change scores of this game.")
+        policy.check_open(actor, game, started=started)
+    return policy, owner
 
 
 def locked_games() -> QuerySet[Game]:
@@ -150,14 +157,14 @@ def audited_game(
     action: str,
     obj: Any = None,
     reason: str = "",
+    owner: Owner,
     hands: Sequence[Any] | None = None,
     created: bool = False,
 ) -> Iterator[Audit]:
     """core.audit.audited for a write to `game` (or to `obj`, one of its rows): the game's
     snapshot before and after the block (`hands`: the game's hands as the block keeps them, to
     count without a query), in the game's scope: its tournament or club, as the app owning it
-    says (scoring.policy)."""
-    tournament_id, club_id = policy_for(game).scope(game)
+    says (`owner`: scoring.policy, as the write asked it)."""
     with audited(
         actor=actor,
         action=action,
@@ -165,9 +172,9 @@ def audited_game(
         snapshot=lambda: game_snapshot(game, hands=None if hands is None else len(hands)),
         created=created,
         reason=reason,
-        tournament_id=tournament_id,
+        tournament_id=owner.tournament_id,
         game_id=game.pk,
-        club_id=club_id,
+        club_id=owner.club_id,
     ) as audit:
         yield audit
 
@@ -193,7 +200,7 @@ def mark_game_entry(actor: Any, game: Game) -> None:
     without a referee it waits for the other players' confirmation as a hand does (issue 30.3;
     scoring.services.confirm_game); by a club admin, a referee or the system it needs none.
     Sets the fields; the caller saves entry_confirmed, entered_by, confirmed_by, confirmed."""
-    waits = policy_for(game).entry_waits(actor, game)
+    waits = policy_for(game)[0].entry_waits(actor, game)
     game.entry_confirmed = not waits
     game.entered_by = actor if waits else None
     game.confirmed_by = []

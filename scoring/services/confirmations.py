@@ -30,11 +30,13 @@ from .games import save_written_game
 def needs_confirmation(actor: Any, game: Game) -> bool:
     """Whether a hand ``actor`` enters in ``game`` waits for the other players (club play
     without a referee: the club's policy, scoring.policy)."""
-    return policy_for(game).entry_waits(actor, game)
+    return policy_for(game)[0].entry_waits(actor, game) > 0
 
 
-def confirmations_needed(game: Game) -> int:
-    return policy_for(game).confirmations_needed(game)
+def confirmations_needed(game: Game, entered_by: Any) -> int:
+    """How many confirmations a waiting entry needs (a hand, or the game's sheet or finish):
+    as many as one by the player who entered it does (scoring.policy), and at least one."""
+    return max(policy_for(game)[0].entry_waits(entered_by, game), 1)
 
 
 def mark_entered(actor: Any, game: Game, hand: Hand) -> None:
@@ -75,9 +77,9 @@ def confirm_game(*, actor: Any, game: Game, expected_version: int) -> Game:
         raise PermissionDenied(_("You entered this: another player at the table confirms it."))
     if me.pk in game.confirmed_by:
         raise ValidationFailed(_("You have already confirmed this game."), field="game")
-    with audited_game(game, actor=actor, action="game.confirm") as audit:
+    with audited_game(game, actor=actor, action="game.confirm", owner=policy_for(game)[1]) as audit:
         game.confirmed_by = [*game.confirmed_by, me.pk]
-        game.entry_confirmed = len(game.confirmed_by) >= confirmations_needed(game)
+        game.entry_confirmed = len(game.confirmed_by) >= confirmations_needed(game, game.entered_by)
         refresh_game(game)
         save_written_game(game, fields=GAME_ENTRY_FIELDS)  # a finished game now confirmed is rated
         audit.note(confirmed_by=game.confirmed_by, entry_confirmed=game.entry_confirmed)
@@ -90,7 +92,7 @@ def confirm_hand(*, actor: Any, game: Game, number: int, expected_version: int) 
     game = lock_game(game, expected_version=expected_version)
     me = _seated_player(actor, game, _("Only a player seated at this game may confirm its hands."))
     try:
-        hand = game.hands.get(number=number)
+        hand = game.hands.select_related("entered_by").get(number=number)
     except (Hand.DoesNotExist, ValueError, TypeError) as error:
         raise ValidationFailed(
             _("The game has no hand %(number)s.") % {"number": number}, field="number"
@@ -101,9 +103,11 @@ def confirm_hand(*, actor: Any, game: Game, number: int, expected_version: int) 
         raise PermissionDenied(_("You entered this hand: another player at the table confirms it."))
     if me.pk in hand.confirmed_by:
         raise ValidationFailed(_("You have already confirmed this hand."), field="number")
-    with audited_game(game, actor=actor, action="hand.confirm", obj=hand) as audit:
+    with audited_game(
+        game, actor=actor, action="hand.confirm", obj=hand, owner=policy_for(game)[1]
+    ) as audit:
         hand.confirmed_by = [*hand.confirmed_by, me.pk]
-        hand.confirmed = len(hand.confirmed_by) >= confirmations_needed(game)
+        hand.confirmed = len(hand.confirmed_by) >= confirmations_needed(game, hand.entered_by)
         hand.save(update_fields=["confirmed", "confirmed_by"])
         refresh_game(game)
         save_written_game(game, fields=["confirmed"])  # a finished game now confirmed is rated

@@ -16,8 +16,7 @@ from ._common import (
     engine_error,
     lock_game,
     mark_game_entry,
-    require_editor,
-    require_open_session,
+    require_entry,
 )
 from .games import save_written_game
 
@@ -42,8 +41,7 @@ def enter_final_scores(
     Under rules where a chombo is paid at the table, the sheet's scores already hold it.
     """
     game = lock_game(game, expected_version=expected_version)
-    require_editor(actor, game)
-    require_open_session(actor, game)
+    owner = require_entry(actor, game)[1]
     if game.hands.exists():
         raise ValidationFailed(
             "This game has hands; its scores come from them. Delete the hands first.",
@@ -67,7 +65,9 @@ def enter_final_scores(
                 "Under these rules a chombo is paid at the table: the sheet's scores hold it.",
                 field="chombos",
             )
-    with audited_game(game, actor=actor, action="game.final_scores", reason=reason) as audit:
+    with audited_game(
+        game, actor=actor, action="game.final_scores", reason=reason, owner=owner
+    ) as audit:
         game.entry = Game.Entry.FINAL_SCORES
         game.final_scores = {"scores": list(scores), "riichi_sticks_left": riichi_sticks_left}
         if chombos is not None:

@@ -25,12 +25,14 @@ from scoring.engine import (
 )
 from scoring.engine.constants import RECORD_FORMAT
 from scoring.models import Game, GamePenalty, GameSeat, Hand
-from scoring.policy import GamePolicy, policy_for, policy_for_place
+from scoring.places import GamePlace, place_of, places_for
+from scoring.policy import policy_for
 from scoring.records import (
     game_record,  # the one game-record writer (re-exported)
     resolve_player_label,
     stored_game_after_lock,
 )
+from scoring.selectors import chombo_points
 from scoring.summary import GameSummary
 
 from ._common import (
@@ -44,8 +46,7 @@ from ._common import (
     keep_loaded,
     lock_game,
     mark_game_entry,
-    require_editor,
-    require_open_session,
+    require_entry,
     run_engine,
 )
 
@@ -86,9 +87,9 @@ def create_game(
     entry: str = Game.Entry.HANDS,
 ) -> Game:
     """A new game at `place` (a tournament table, a club night: the app owning it checks who
-    may create it there and links it, scoring.policy); `players` in seat order (seat 0 is East
+    may create it there and links it, scoring.places); `players` in seat order (seat 0 is East
     at the start)."""
-    policy = policy_for_place(place) if place is not None else None
+    policy = places_for(place) if place is not None else None
     if policy is None:
         raise ValidationFailed("A game belongs to either a table or a club night.", field="table")
     check_ruleset(ruleset, rule_overrides)
@@ -109,7 +110,9 @@ def create_game(
     GameSeat.objects.bulk_create(
         [GameSeat(game=game, seat=i, player=p) for i, p in enumerate(players)]
     )
-    with audited_game(game, actor=actor, action="game.create", created=True) as audit:
+    with audited_game(
+        game, actor=actor, action="game.create", created=True, owner=policy_for(game)[1]
+    ) as audit:
         game.summary = compute_summary(game)
         game.save(update_fields=["summary"])
         audit.note(players=[p.pk for p in players], ruleset=ruleset)
@@ -123,9 +126,15 @@ def preview(*, game: Game, hand: dict[str, Any], at: int | None = None) -> dict[
     if at is not None:
         record = {**record, "hands": record["hands"][:at]}
     try:
-        return dict(preview_hand(record, hand))
+        result = dict(preview_hand(record, hand))
     except RecordError as error:
         raise engine_error(error) from error
+    if isinstance(hand, dict) and hand.get("outcome") == "chombo":
+        # EMA 2025 3.4.6: nothing changes hands at the table; say what it costs after uma
+        # (`points` None where the rules pay it at the table, then in `deltas`).
+        rules = load_ruleset(game.ruleset, game.rule_overrides or None)
+        result["chombo"] = {"seat": hand.get("offender"), "points": chombo_points(rules)}
+    return result
 
 
 @transaction.atomic
@@ -145,15 +154,14 @@ def finalize_game(
     """
     override: str | None = None
     game = lock_game(game, expected_version=expected_version)
-    require_editor(actor, game)
-    require_open_session(actor, game)
+    owner = require_entry(actor, game)[1]
     if game.status == Game.Status.FINISHED:
         raise ValidationFailed("The game is already finished.", field="status")
     # Its seats, hands and penalties, read after the lock (issue 30.2): the game is replayed
     # from these rows, and the answer is built from them (issue 14.7).
     stored = stored_game_after_lock(game)
     with audited_game(
-        game, actor=actor, action="game.finalize", reason=reason, hands=stored.hands
+        game, actor=actor, action="game.finalize", reason=reason, hands=stored.hands, owner=owner
     ) as audit:
         if end is not None:
             if end not in END_VALUES:
@@ -221,22 +229,34 @@ def _ended_by_rules(game: Game, record: Mapping[str, Any] | None = None) -> bool
 def check_time_signal(actor: Any, game: Game) -> str | None:
     """EMA 2025 7.4: a game the rules have not ended stops on time only after the time signal
     (15 minutes before the session's end). Before it only an organiser may end it (the audit
-    entry then says `"override": "before_time_signal"`); a referee is refused. Club games have
-    no session clock."""
-    return policy_for(game).check_time_signal(actor, game)
+    entry then says `"override": "before_time_signal"`); a referee is refused. The game's
+    policy says when the signal sounds (club games have no session clock)."""
+    on_time = policy_for(game)[0].check_open(actor, game, on_time=True)
+    if on_time.allowed:
+        return "before_time_signal" if on_time.override else None
+    when = (
+        f"It sounds at {on_time.signal_at:%H:%M} UTC."
+        if on_time.signal_at is not None
+        else "The session has no start time yet."
+    )
+    raise ValidationFailed(
+        "The time signal has not sounded yet (15 minutes before the end of the session, EMA "
+        f"2025 7.4), so the game cannot end on time. {when} Only an organiser may end it "
+        "earlier.",
+        field="end",
+    )
 
 
 @transaction.atomic
 def reopen_game(*, actor: Any, game: Game, expected_version: int, reason: str) -> Game:
     """Undo finalize (e.g. a hand was forgotten); the results stop counting until finalized."""
     game = lock_game(game, expected_version=expected_version)
-    require_editor(actor, game)
-    require_open_session(actor, game)
+    owner = require_entry(actor, game)[1]
     if not reason.strip():
         raise ValidationFailed("Say why the game is reopened.", field="reason")
     if game.status != Game.Status.FINISHED:
         raise ValidationFailed("The game is not finished.", field="status")
-    with audited_game(game, actor=actor, action="game.reopen", reason=reason):
+    with audited_game(game, actor=actor, action="game.reopen", reason=reason, owner=owner):
         game.status = Game.Status.IN_PROGRESS
         game.finished_at = None
         if game.entry == Game.Entry.HANDS:
@@ -256,9 +276,8 @@ def set_substitutes(
 ) -> Game:
     """Replace the game's `substitutes` list (EMA 2025 7.3); validated by the engine."""
     game = lock_game(game, expected_version=expected_version)
-    require_editor(actor, game)
-    require_open_session(actor, game, started=False)  # EMA 2025 7.3: before the game began
-    with audited_game(game, actor=actor, action="game.substitutes", reason=reason):
+    owner = require_entry(actor, game, started=False)[1]  # EMA 2025 7.3: before the game began
+    with audited_game(game, actor=actor, action="game.substitutes", reason=reason, owner=owner):
         game.substitutes = list(substitutes)
         save_written_game(game, fields=["substitutes"])
     return game
@@ -292,7 +311,7 @@ def import_game_record(
         raise ValidationFailed(
             f"The record has {len(names)} players, {len(players)} were given.", field="players"
         )
-    policy = policy_for_place(place) if place is not None else None
+    policy = places_for(place) if place is not None else None
     if policy is not None and actor is not None:
         # A record for a table of a session that has not started or is closed: refused.
         policy.check_place_open(actor, place)
@@ -355,8 +374,8 @@ def import_game_record(
             GameSeat.objects.filter(game=game, seat=sub["seat"]).update(player_id=sub["player_id"])
     # What the record says beyond the game (issue 20: the tournament's penalties, substitute
     # registrations) is kept by the app owning it.
-    policy_for(game).imported(actor, game, record, players, substitutes)
-    if hands and policy_for(game).entry_waits(actor, game):
+    place_of(game).imported(actor, game, record, players, substitutes)
+    if hands and policy_for(game)[0].entry_waits(actor, game):
         # Club play without a referee: the other players confirm an imported record too.
         game.hands.update(confirmed=False)
         game.confirmed = False
@@ -371,7 +390,9 @@ def import_game_record(
         game.status = Game.Status.FINISHED
         game.finished_at = timezone.now()
         fields += ["status", "finished_at"]
-    with audited_game(game, actor=actor, action="game.import", created=True) as audit:
+    with audited_game(
+        game, actor=actor, action="game.import", created=True, owner=policy_for(game)[1]
+    ) as audit:
         save_written_game(game, fields=fields)
         audit.note(record=game_record(game))
     return game
@@ -401,7 +422,7 @@ def _record_substitutes(
 
 def _seated_empty_game(
     actor: Any,
-    policy: GamePolicy | None,
+    policy: GamePlace | None,
     place: Any,
     record: Mapping[str, Any],
     players: Sequence[Player],

@@ -18,7 +18,7 @@ from scoring.engine import load_ruleset
 from scoring.engine.constants import WINDS
 from scoring.engine.validate import MAX_HANDS
 from scoring.models import Game, Hand
-from scoring.records import game_record, stored_game_after_lock
+from scoring.records import own_record, stored_game_after_lock
 from scoring.summary import GameSummary
 from scoring.tiles import Situation, TileError, cross_check, evaluate
 
@@ -27,11 +27,10 @@ from ._common import (
     bump_version,
     keep_loaded,
     lock_game,
-    require_editor,
-    require_open_session,
+    require_entry,
     run_engine,
 )
-from .confirmations import mark_entered, needs_confirmation, refresh_game
+from .confirmations import mark_entered, refresh_game
 from .games import is_over, save_written_game
 
 MAX_TILES_LENGTH = Hand._meta.get_field("tiles").max_length or 120
@@ -141,8 +140,7 @@ def enter_hand(
     answer needs no further query.
     """
     game = lock_game(game, expected_version=expected_version)
-    require_editor(actor, game)
-    require_open_session(actor, game)
+    policy, owner = require_entry(actor, game)
     _require_hand_entry(game)
     if game.status == Game.Status.FINISHED:
         raise ValidationFailed(
@@ -161,13 +159,15 @@ def enter_hand(
             f"A game has at most {MAX_HANDS} hands; this one has {number}.", field="hand"
         )
     new = Hand(game=game, number=number, data=data, tiles=tiles, entered_by=_user(actor))
-    # Club play without a referee: the other players confirm (mark_entered, without a query).
-    new.confirmed = not needs_confirmation(actor, game)
+    # Club play without a referee: the other players confirm (the game's policy says so).
+    new.confirmed = policy.entry_waits(actor, game) == 0
     new.confirmed_by = []
-    with audited_game(game, actor=actor, action="hand.add", obj=new, hands=stored.hands) as audit:
+    with audited_game(
+        game, actor=actor, action="hand.add", obj=new, hands=stored.hands, owner=owner
+    ) as audit:
         stored.hands.append(new)
         # The one replay; a bad hand raises here, before anything is written.
-        game.summary = run_engine(game_record(game, stored, tournament_penalties=False))
+        game.summary = run_engine(own_record(game, stored))
         if tiles:
             new.tile_check = tile_check(game, number=number, tiles=tiles, hand=data)
         new.save(force_insert=True)
@@ -194,8 +194,7 @@ def correct_hand(
 ) -> Game:
     """Replace hand `number` (0-based); later hands are replayed on top of the correction."""
     game = lock_game(game, expected_version=expected_version)
-    require_editor(actor, game)
-    require_open_session(actor, game)
+    owner = require_entry(actor, game)[1]
     _require_hand_entry(game)
     if not (reason or "").strip():
         raise ValidationFailed("Say why the hand is corrected.", field="reason")
@@ -211,7 +210,7 @@ def correct_hand(
         "tile_check": existing.tile_check,
     }
     with audited_game(
-        game, actor=actor, action="hand.correct", obj=existing, reason=reason
+        game, actor=actor, action="hand.correct", obj=existing, reason=reason, owner=owner
     ) as audit:
         audit.before = {**(audit.before or {}), "hand": before_hand}
         existing.data = data
@@ -254,11 +253,20 @@ def correct_hand(
 
 
 @transaction.atomic
-def delete_last_hand(*, actor: Any, game: Game, expected_version: int, reason: str) -> Game:
-    """Remove the last hand (only the last: earlier ones are corrected, not removed)."""
+def delete_last_hand(
+    *, actor: Any, game: Game, expected_version: int, reason: str, number: int | None = None
+) -> Game:
+    """Remove the last hand (only the last: earlier ones are corrected, not removed); `number`:
+    the hand the client means, refused unless it is the last."""
+    if number is not None:
+        at = game.hands.order_by("-number").values_list("number", flat=True).first()
+        if at is None or at != number:
+            raise ValidationFailed(
+                f"Only the last hand (number {at}) can be deleted; correct others instead.",
+                field="number",
+            )
     game = lock_game(game, expected_version=expected_version)
-    require_editor(actor, game)
-    require_open_session(actor, game)
+    owner = require_entry(actor, game)[1]
     _require_hand_entry(game)
     if not (reason or "").strip():
         raise ValidationFailed("Say why the hand is deleted.", field="reason")
@@ -271,6 +279,7 @@ def delete_last_hand(*, actor: Any, game: Game, expected_version: int, reason: s
         raise ValidationFailed("The game has no hands.", field="number")
     with audited_game(
         game,
+        owner=owner,
         actor=actor,
         action="hand.delete",
         obj=last,

@@ -13,7 +13,7 @@ from core.errors import ValidationFailed
 from core.models import Player
 from scoring.engine import RecordError, replay
 from scoring.models import Game
-from scoring.policy import policy_for_place
+from scoring.places import places_for
 from scoring.records import _resolve_player
 from scoring.summary import GameSummary
 
@@ -23,7 +23,7 @@ from .games import import_game_record
 @dataclass(frozen=True)
 class ImportTarget:
     """Where imported games belong: one `place` (a tournament table, a club night: a place
-    an upper app's GamePolicy claims, scoring.policy), or `place_of(record, players, index)`
+    an upper app's GamePlace claims, scoring.places), or `place_of(record, players, index)`
     choosing each record's place (issue 20: the tournament table seated with the record's
     players, `tournaments.services.game_imports.seated_tables`)."""
 
@@ -56,7 +56,7 @@ def import_game_records(
     Raises ValidationFailed naming the record, hand and field of the first bad record.
     Each game is written by scoring.services.games.import_game_record (audit, follow-ups).
     """
-    policy = policy_for_place(target.place) if target.place is not None else None
+    policy = places_for(target.place) if target.place is not None else None
     if policy is None and target.place_of is None:
         raise ValidationFailed("an imported game needs a table or a club night", field="target")
     if policy is not None and policy.one_game_per_place and len(records) > 1:

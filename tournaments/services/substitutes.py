@@ -20,6 +20,7 @@ from core.audit import audited
 from core.errors import ValidationFailed
 from core.models import Player
 from scoring.models import Game, GameSeat
+from scoring.policy import policy_for
 from scoring.services._common import audited_game, lock_game, require_open_session
 from scoring.services.games import save_written_game
 from tournaments.models import Penalty, Registration, Session
@@ -116,7 +117,13 @@ def substitute_player(
             f"{substitute} already plays at table {elsewhere.table} in this session.",
             field="substitute",
         )
-    with audited_game(game, actor=actor, action="game.substitute", reason=reason) as audit:
+    with audited_game(
+        game,
+        actor=actor,
+        action="game.substitute",
+        reason=reason,
+        owner=policy_for(game)[1],
+    ) as audit:
         entry: dict[str, Any] = {
             "seat": seat,
             "from": from_,

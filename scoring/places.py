@@ -1,0 +1,189 @@
+"""Where a game is played: a place of an upper app (a tournament table, a club night).
+
+`scoring.models.Game` knows nothing of where it is played: the upper app's place holds the
+link (`tournaments.Table.game`, `club.ClubGame`). What scoring's game services, pages and
+game API need to know of a place the app owning it tells through the `GamePlace` it registers
+in AppConfig.ready(), beside its scoring.policy.GamePolicy (which alone decides who may write
+a game and when; nothing here is asked while a hand is written):
+
+- creating a game at a place: the game API's `table` and `club_night` fields (`kind`,
+  `places`), who may create one there (`check_create`), whether the place is free and open
+  (`place_taken`, `check_place_open`), the game the seating made there for an import to fill
+  (`seated_game`, `check_fill`), the link (`attach`), a club's house rules (`house_rules`);
+- a game record's extensions (issue 20: `record_extensions`, `imported`);
+- what the game API shows of the place (`fields`, `filters`, `stamp`) and what scoring's pages
+  call it (`labels`, `home_games`, `offers_reopen`); a tournament's substitutes (EMA 2025 7.3,
+  `seat_substitute`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from django.db.models import QuerySet
+
+from core.errors import ValidationFailed
+
+if TYPE_CHECKING:
+    from core.models import Player
+    from scoring.models import Game, GameSeat
+
+# Where a game is played, as the game API shows it (`GET /games/<id>/`): None where a key does
+# not apply (a club game has no tournament). The app owning the game fills them (`fields`).
+PLACE_FIELDS = ("tournament", "session", "table", "table_number", "club_night")
+
+
+@dataclass(frozen=True)
+class PlaceLabels:
+    """What pages call where a game is played, as the app owning it says (`labels`): `title`,
+    a table's short name ("Table 3"; empty where the place has none: a club night);
+    `heading`, the whole place ("Hamburg Open · Session 1, table 3"; the club night); and on
+    the referee start page a `line` and its `detail`. Empty for a game no app claims."""
+
+    title: str = ""
+    heading: str = ""
+    line: str = ""
+    detail: str = ""
+
+
+class GamePlace:
+    """One app's places. Subclasses override what their places need."""
+
+    # The name of its places in the API's input (`table`, `club_night`).
+    kind: str = ""
+    # The values (paths from Game) that change what the game API shows of its place: the
+    # cached answer of `GET /games/<id>/` is kept per game version and these.
+    stamp: tuple[str, ...] = ()
+    # Whether the entry page offers to reopen a finished game (a tournament table's).
+    offers_reopen = False
+    # Whether one of its places holds one game only (a tournament table).
+    one_game_per_place = False
+
+    def owns(self, game: Game) -> bool:
+        """Whether `game` is played at one of this app's places."""
+        return False
+
+    def claims(self, place: Any) -> bool:
+        """Whether `place` is one of this app's places."""
+        return False
+
+    def places(self) -> QuerySet[Any]:
+        """Every place of `kind` (the API looks the given id up in it)."""
+        raise NotImplementedError
+
+    def house_rules(self, place: Any) -> tuple[str, Mapping[str, Any] | None]:
+        """The ruleset and overrides a game created at `place` plays by when the request names
+        none (a club's house rules)."""
+        raise NotImplementedError
+
+    def check_create(self, actor: Any, place: Any, players: Sequence[Player]) -> None:
+        """Raise PermissionDenied or ValidationFailed if `actor` (never None: the system is not
+        checked) may not create a game for `players` at `place`."""
+
+    def check_place_open(self, actor: Any, place: Any) -> None:
+        """Raise ValidationFailed if nothing may be played at `place` now (an import there)."""
+
+    def place_taken(self, place: Any) -> bool:
+        """Whether `place` holds its one game already (a tournament table)."""
+        return False
+
+    def seated_game(self, place: Any) -> Game | None:
+        """The game already created at `place` for its seated players, for an import to fill
+        (issue 20); None if there is none."""
+        return None
+
+    def check_fill(self, actor: Any, place: Any) -> None:
+        """Raise PermissionDenied if `actor` (never None) may not import a record into the
+        `seated_game` of `place`."""
+
+    def attach(self, game: Game, place: Any) -> None:
+        """Link the new (saved) `game` to `place`; afterwards this app `owns` it."""
+
+    def imported(
+        self,
+        actor: Any,
+        game: Game,
+        record: Mapping[str, Any],
+        players: Sequence[Player],
+        substitutes: Sequence[Mapping[str, Any]],
+    ) -> None:
+        """After a game record was imported into `game`: keep what the record says beyond the
+        game (a tournament's penalties and substitute registrations, issue 20). A game whose
+        app keeps no tournament penalties refuses a record that carries some."""
+        if record.get("tournament_penalties"):
+            raise ValidationFailed(
+                "Tournament penalties belong to a tournament game.", field="tournament_penalties"
+            )
+
+    def record_extensions(self, game: Game, seats: Sequence[GameSeat]) -> dict[str, Any]:
+        """Extra game-record keys this app adds to the game's record (its extensions, issue 20:
+        `tournament_penalties`); `seats` are the game's seats as read."""
+        return {}
+
+    def fields(self, game: Game) -> dict[str, Any]:
+        """`game`'s PLACE_FIELDS (tournament slug, session and table numbers, table and club
+        night ids)."""
+        return dict.fromkeys(PLACE_FIELDS)
+
+    def filters(self) -> dict[str, Any]:
+        """The game API's list filters by place, by query parameter (`tournament`, `session`;
+        `club_night`, `club`): django_filters filters on Game."""
+        return {}
+
+    def labels(self, game: Game) -> PlaceLabels:
+        """What pages call `game`'s place (read with the policy's `relations`: no query)."""
+        return PlaceLabels()
+
+    def home_games(self, user: Any) -> dict[str, list[Game]]:
+        """The games the referee start page (`/games/`) lists for `user`, by the name the page
+        shows them under (`games`: tournament tables to referee; `club_games`)."""
+        return {}
+
+    def seat_substitute(
+        self,
+        *,
+        actor: Any,
+        game: Game,
+        seat: int,
+        substitute: Player,
+        reason: str,
+        from_: str,
+        expected_version: int | None,
+    ) -> Game:
+        """Seat `substitute` for the player at `seat` (EMA 2025 7.3: a tournament's rule)."""
+        raise ValidationFailed("Substitutes exist only in tournament games.", field="game")
+
+
+_NOWHERE = GamePlace()
+_places: list[GamePlace] = []
+
+
+def register_game_place(place: GamePlace) -> None:
+    """Called from an AppConfig.ready(): the app's places."""
+    if all(type(p) is not type(place) for p in _places):
+        _places.append(place)
+
+
+def place_of(game: Game) -> GamePlace:
+    """The places `game` is played at (a default that knows none, for a game no app places)."""
+    return next((p for p in _places if p.owns(game)), _NOWHERE)
+
+
+def places_for(place: Any) -> GamePlace | None:
+    """The app whose place `place` is (None: no app claims it)."""
+    return next((p for p in _places if p.claims(place)), None)
+
+
+def places_of_kind(kind: str) -> QuerySet[Any]:
+    """The places an app names `kind` in the API (`table`, `club_night`)."""
+    for place in _places:
+        if place.kind == kind:
+            return place.places()
+    raise LookupError(f"no app registered places of kind {kind!r}")
+
+
+def all_places() -> list[GamePlace]:
+    """Every registered app's places (filters, stamps, the referee start page's lists)."""
+    return list(_places)
