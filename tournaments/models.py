@@ -423,3 +423,36 @@ class SignUp(models.Model):
 
     def __str__(self) -> str:
         return f"{self.first_name} {self.last_name}"
+
+
+class RefereeCall(models.Model):
+    """A table asks for a referee (issue 35.2): open, then acknowledged by a referee (on the
+    way), then closed."""
+
+    class Status(models.TextChoices):
+        OPEN = "open", _("Open")
+        ACKNOWLEDGED = "acknowledged", _("Acknowledged")
+        CLOSED = "closed", _("Closed")
+
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.CASCADE, related_name="referee_calls"
+    )
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="referee_calls")
+    status = models.CharField(max_length=12, choices=Status.choices, default=Status.OPEN)
+    note = models.CharField(max_length=200, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    acknowledged_at = models.DateTimeField(null=True, blank=True)
+    acknowledged_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    closed_at = models.DateTimeField(null=True, blank=True)
+    closed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+
+    class Meta:
+        ordering = ["created_at", "pk"]
+        indexes = [models.Index(fields=["tournament", "status"])]
+
+    def __str__(self) -> str:
+        return f"referee call, table {self.table_id} ({self.status})"

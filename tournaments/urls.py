@@ -2,13 +2,25 @@
 
 from django.urls import URLPattern, URLResolver, path
 
-from tournaments.views import hall, pdfs, public, results, signups
+from tournaments.views import hall, pdfs, public, referee_calls, results, signups
 from tournaments.views.console import overview, penalties, registrations, seating, sessions, staff
 
 app_name = "tournaments"
 urlpatterns: list[URLPattern | URLResolver] = [
     path("", public.tournament_list, name="list"),
     path("new/", overview.tournament_create, name="create"),
+    # Referee calls (issue 35.2): not under a slug, the table and the call say whose they are.
+    path(
+        "tables/<int:table_id>/call-referee/",
+        referee_calls.call_referee,
+        name="call_referee",
+    ),
+    path("referee-calls/", referee_calls.open_calls, name="referee_calls"),
+    path(
+        "referee-calls/<int:call_id>/<str:action>/",
+        referee_calls.call_action,
+        name="referee_call_action",
+    ),
     path("<slug:slug>/", public.tournament_detail, name="detail"),
     path("<slug:slug>/standings/", public.standings, name="standings"),
     path("<slug:slug>/register/", signups.register, name="register"),

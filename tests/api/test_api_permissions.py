@@ -107,6 +107,12 @@ def _penalty(world: World) -> None:
     world.extra["penalty"] = PenaltyFactory(tournament=world.tournament, player=world.players[1])
 
 
+def _referee_call(world: World) -> None:
+    from tournaments.services.referee_calls import call_referee
+
+    world.extra["call"], _ = call_referee(actor=None, table=world.table)
+
+
 def _free_table(world: World) -> None:
     world.extra["table"] = TableFactory(session=world.session, number=2)
 
@@ -368,6 +374,30 @@ CASES = [
             "consent": True,
         },
     ),
+    # Referee calls (issue 35.2): the list is the referees'; acknowledging and closing too
+    # (tests/web/test_web_referee_calls.py has the call itself, which anyone may make).
+    Case("referee calls", "get", lambda w: f"{T}/referee-calls/?open=1", referees(200)),
+    Case(
+        "call a referee",
+        "post",
+        lambda w: f"/api/v1/tables/{w.table.pk}/referee-calls/",
+        (201,) * 6,
+        body=lambda w: {},
+    ),
+    Case(
+        "acknowledge a referee call",
+        "post",
+        lambda w: f"/api/v1/referee-calls/{w.extra['call'].pk}/acknowledge/",
+        referees(200),
+        setup=_referee_call,
+    ),
+    Case(
+        "close a referee call",
+        "post",
+        lambda w: f"/api/v1/referee-calls/{w.extra['call'].pk}/close/",
+        referees(200),
+        setup=_referee_call,
+    ),
     Case(
         "import registrations",
         "post",
@@ -602,6 +632,10 @@ def test_every_route_is_in_the_matrix() -> None:
         "tournament-registrations",
         "tournament-registrations-import",
         "tournament-sign-ups",
+        "tournament-referee-calls",
+        "table-referee-calls",
+        "referee-call-acknowledge",
+        "referee-call-close",
         "tournament-sessions",
         "tournament-seating-plans",
         "tournament-penalties",

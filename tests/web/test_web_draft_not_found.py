@@ -34,7 +34,7 @@ from tests.factories import (
     UserFactory,
     ron,
 )
-from tournaments.models import SeatingPlan, Session, StaffRole, Tournament
+from tournaments.models import RefereeCall, SeatingPlan, Session, StaffRole, Tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -108,6 +108,8 @@ def draft(db: Any) -> dict[str, Any]:
         "staff": staff,
         "plan": plan,
         "penalty": penalty,
+        # A referee call of the draft's table (issue 35.2).
+        "referee_call": RefereeCall.objects.create(tournament=tournament, table=table),
     }
 
 
@@ -119,6 +121,7 @@ def _api_pk(route: Route, draft: dict[str, Any]) -> int:
         "seating-plans": "plan",
         "penalties": "penalty",
         "games": "game",
+        "referee-calls": "referee_call",
     }
     first = route.route.removeprefix("api/v1/").lstrip("^").split("/")[0]
     return int(draft[kinds[first]].pk)
@@ -144,10 +147,12 @@ def _kwargs(route: Route, draft: dict[str, Any] | None) -> dict[str, Any]:
                 "plan_id": "plan",
                 "penalty_id": "penalty",
                 "player_id": "player",
+                "table_id": "table",
+                "call_id": "referee_call",
             }[param]
             values[param] = draft[key].pk if draft else MISSING_ID
         elif param == "action":
-            values[param] = "start"
+            values[param] = "close" if "referee-calls" in route.route else "start"
         elif param == "document":
             values[param] = "score-sheets"
         elif param == "fmt":

@@ -24,6 +24,11 @@ from .views import (
     TournamentStaffViewSet,
     TournamentViewSet,
 )
+from .views.referee_calls import (
+    RefereeCallViewSet,
+    TableRefereeCallsViewSet,
+    TournamentRefereeCallsViewSet,
+)
 from .views.signups import TournamentSignUpsViewSet
 
 TOURNAMENT_RESOURCES = (
@@ -35,6 +40,7 @@ TOURNAMENT_RESOURCES = (
     TournamentPenaltiesViewSet,
     TournamentExportsViewSet,
     TournamentSignUpsViewSet,
+    TournamentRefereeCallsViewSet,
 )
 
 urlpatterns: list[URLPattern | URLResolver] = []
@@ -50,3 +56,12 @@ router.register("tables", TableViewSet, basename="table")
 router.register("seating-plans", SeatingPlanViewSet, basename="seating-plan")
 router.register("penalties", PenaltyViewSet, basename="penalty")
 urlpatterns += router.urls
+
+# A table's referee calls (issue 35.2): under /tables/{id}/, a router of its own (basename
+# "table" is the TableViewSet's too).
+table_calls = SimpleRouter()
+table_calls.register("tables", TableRefereeCallsViewSet, basename="table")
+urlpatterns += table_calls.urls
+calls = SimpleRouter()
+calls.register("referee-calls", RefereeCallViewSet, basename="referee-call")
+urlpatterns += calls.urls
