@@ -1,7 +1,9 @@
 """With the cache (Redis) down, everything still works from the database (issue 30.1).
 
 The cache is Redis at a closed port on this machine, as settings build it from a `CACHE_URL`
-(socket timeouts of 0.5 s): every cache call raises a redis ConnectionError at once. Login (page
+(socket timeouts of 0.5 s): every cache call raises a redis ConnectionError at once. The last
+test starts gunicorn with `CACHE_URL=redis://127.0.0.1:<closed port>/4` in its environment
+(PostgreSQL only); it answered 500 to a bad login before the fix. Login (page
 and API token, right and wrong passwords, the per-address throttle), hand entry, standings and
 pages answer as with the cache up; `/health/` says "degraded". Each cache use and its behaviour
 when the cache is down is listed in docs/reliability.md ("Every use of the cache"); the
@@ -15,6 +17,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from django.contrib.auth.hashers import PBKDF2PasswordHasher
 from django.core.cache import cache
 from django.test import Client, override_settings
 from redis.exceptions import ConnectionError as RedisConnectionError
@@ -134,3 +137,71 @@ def test_hand_entry_standings_and_pages_work_with_the_cache_down(
         assert response.status_code == 200, (url, response.status_code)
     health = Client().get("/health/").json()
     assert health["status"] == "degraded" and health["components"]["cache"]["status"] == "down"
+
+
+@pytest.mark.django_db(transaction=True)
+def test_gunicorn_started_with_cache_url_at_a_closed_port_logs_in_and_serves(
+    tmp_path: Any,
+) -> None:
+    """The same through a real server process whose settings read CACHE_URL from the
+    environment (PostgreSQL only: the process shares the test database)."""
+    import json
+    import urllib.error
+    import urllib.request
+
+    from tests.reliability.reliability_support import process_env, start_web, stop_process
+
+    env = process_env(
+        broker_url="", queue="unused", CACHE_URL=f"redis://127.0.0.1:{closed_port()}/4"
+    )  # skips on SQLite
+    event = make_event(tables=1, slug="cache-url-down")
+    # The server keeps Django's hashers (the tests' MD5 is this process's only): a PBKDF2 hash,
+    # with few iterations to be quick.
+    hasher = PBKDF2PasswordHasher()
+    event.referee.password = hasher.encode(PASSWORD, hasher.salt(), iterations=1000)
+    event.referee.save()
+    web, base = start_web(env, tmp_path / "web.log")
+
+    def call(method: str, path: str, body: Any = None, token: str = "") -> tuple[int, Any]:
+        request = urllib.request.Request(
+            base + path,
+            data=None if body is None else json.dumps(body).encode(),
+            method=method,
+            headers={"Content-Type": "application/json"}
+            | ({"Authorization": f"Token {token}"} if token else {}),
+        )
+        try:
+            with urllib.request.urlopen(request, timeout=10) as response:
+                raw, status = response.read(), response.status
+        except urllib.error.HTTPError as error:
+            raw, status = error.read(), error.code
+        try:
+            return status, json.loads(raw or b"null")
+        except ValueError:
+            return status, raw
+
+    try:
+        assert call("GET", "/health/")[1]["components"]["cache"]["status"] == "down"
+        wrong = call("POST", "/api/v1/auth/token/", {"username": "x", "password": "y"})
+        assert wrong[0] == 400, wrong
+        status, body = call(
+            "POST",
+            "/api/v1/auth/token/",
+            {"username": event.referee.username, "password": PASSWORD},
+        )
+        assert status == 200, body
+        game = event.games[0]
+        status, body = call(
+            "POST",
+            f"/api/v1/games/{game.pk}/hands/",
+            {"version": 0, "hand": non_dealer_rons(1)[0]},
+            token=body["token"],
+        )
+        assert status == 201, body
+        slug = event.tournament.slug
+        for path in ("/", f"/t/{slug}/", f"/t/{slug}/standings/", f"/games/{game.pk}/"):
+            assert call("GET", path)[0] == 200, path
+        assert call("GET", f"/api/v1/tournaments/{slug}/standings/")[0] == 200
+    finally:
+        stop_process(web)
+    assert "Traceback" not in (tmp_path / "web.log").read_text()
