@@ -65,7 +65,7 @@ from .quality import Quality, quality, session_quality
 from .search import greedy_round, improve
 from .swiss import swiss_round, swiss_session
 from .tables import choose_rounds, number_tables
-from .winds import balance_winds, wind_counts
+from .winds import balance_winds, continue_winds, wind_counts
 
 __all__ = [
     "Plan",
@@ -312,7 +312,7 @@ def generate_plan(
             progress=None if progress is None else (lambda f: progress(0.05 + 0.9 * f)),
             history=past,
         )
-    plan = balance_winds(plan)
+    plan = continue_winds(plan, past, players)
     # Table numbers last: they change neither meetings nor winds (tables.py).
     plan = number_tables(plan, rng, _NUMBER_STEPS if len(plan[0]) <= 64 else 0)
     if progress is not None:

@@ -21,6 +21,7 @@ from collections.abc import Sequence
 from .core import Plan, copy_plan, validate_plan
 
 WINDS = 4
+_REPAIR_PASSES = 4  # passes of the re-plan's per-table seat-order repair (a count)
 
 
 def wind_counts(plan: Sequence[Sequence[Sequence[int]]], players: int) -> list[list[int]]:
@@ -85,3 +86,81 @@ def balance_winds(plan: Plan) -> Plan:
     for start in range(0, len(plan), winds):
         out.extend(_colour_block(copy_plan(plan[start : start + winds]), players, winds))
     return out
+
+
+def _spread_after(history: Sequence[Sequence[Sequence[int]]], plan: Plan, players: int) -> tuple:
+    counts = [[0] * len(plan[0][0]) for _ in range(players)]
+    for rnd in [*history, *plan]:
+        for table in rnd:
+            for seat, p in enumerate(table):
+                if 0 <= p < players:
+                    counts[p][seat] += 1
+    return (
+        max(max(c) - min(c) for c in counts),
+        sum(max(c) - min(c) > 1 for c in counts),
+    )
+
+
+def continue_winds(plan: Plan, history: Sequence[Sequence[Sequence[int]]], players: int) -> Plan:
+    """Winds for a re-plan (issue 34.4): the Konig colouring balances the new rounds among
+    themselves, but over the whole event a player's spread can then reach 2. Alternatively
+    each table, round by round, takes the seat order after which its players' wind counts
+    (history included) are most even (least sum of squares); the better of the two over the
+    whole event is kept (the smallest spread, then the fewest players past 1)."""
+    from itertools import permutations
+
+    konig = balance_winds(plan)
+    if not history:
+        return konig
+    size = len(plan[0][0])
+    counts = [[0] * size for _ in range(players)]
+    for rnd in history:
+        for table in rnd:
+            for seat, p in enumerate(table):
+                if 0 <= p < players:
+                    counts[p][seat] += 1
+    greedy: Plan = []
+    for rnd in plan:
+        out = []
+        for table in rnd:
+            best = min(
+                permutations(table),
+                key=lambda order: sum(
+                    (counts[p][s] + 1) ** 2 - counts[p][s] ** 2 for s, p in enumerate(order)
+                ),
+            )
+            for s, p in enumerate(best):
+                counts[p][s] += 1
+            out.append(list(best))
+        greedy.append(out)
+
+    # Then each table in turn takes its best seat order given every other table's (the final
+    # counts): the least excess spread past 1 (squared), then the most even counts.
+    def badness(c: list[int]) -> tuple[int, int]:
+        return (max(0, max(c) - min(c) - 1) ** 2, sum(x * x for x in c))
+
+    for _ in range(_REPAIR_PASSES):
+        changed = False
+        for rnd in greedy:
+            for t, table in enumerate(rnd):
+                for s, p in enumerate(table):
+                    counts[p][s] -= 1
+
+                def score(order: tuple[int, ...]) -> tuple[int, int]:
+                    total = (0, 0)
+                    for s, p in enumerate(order):
+                        counts[p][s] += 1
+                        bad = badness(counts[p])
+                        counts[p][s] -= 1
+                        total = (total[0] + bad[0], total[1] + bad[1])
+                    return total
+
+                best = min(permutations(table), key=score)
+                changed |= list(best) != table
+                rnd[t] = list(best)
+                for s, p in enumerate(best):
+                    counts[p][s] += 1
+        if not changed:
+            break
+    a, b = _spread_after(history, konig, players), _spread_after(history, greedy, players)
+    return greedy if b < a else konig
