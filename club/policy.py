@@ -84,7 +84,9 @@ class ClubGamePolicy(GamePolicy):
     def check_open(
         self, actor: Any, game: Game, *, started: bool = True, on_time: bool = False
     ) -> OnTime:
-        return OnTime()  # club nights have no sessions: never locked, no time signal
+        # Club nights have no sessions: never locked, no time signal; the players stop when they
+        # like, so the entry page offers a plain "Finalize the game" (issue 33).
+        return OnTime(session=False)
 
     def entry_waits(self, actor: Any, game: Game) -> int:
         club = club_of(game)

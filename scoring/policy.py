@@ -46,12 +46,15 @@ class OnTime:
     """Whether a game the rules have not ended may end on time now (EMA 2025 7.4): `allowed`,
     the time signal's time (`signal_at`; None: no clock), whether ending now is an organiser's
     `override` before the signal (the audit trail says so), and the time zone the signal's
-    time of day is shown in (None: the site's)."""
+    time of day is shown in (None: the site's). `session`: whether a session's clock governs the
+    game at all (False for a club night's game: it may stop whenever its players do, and its
+    pages speak of no session, time signal or finalizing "on time": issue 33)."""
 
     allowed: bool = True
     signal_at: datetime.datetime | None = None
     override: bool = False
     time_zone: str | None = None
+    session: bool = True
 
 
 class GamePolicy:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from html import escape
 
+from django.utils.formats import number_format
 from django.utils.safestring import SafeString, mark_safe
 
 
@@ -14,13 +15,16 @@ def line_chart_svg(
     labels: Sequence[str] = (),
     title: str = "",
     baseline: int | float | None = None,
+    signed: bool = False,
     width: int = 600,
     height: int = 220,
 ) -> SafeString:
     """A line through ``values``, with a dashed ``baseline`` (e.g. the start score) if given.
 
     The SVG scales to its container (viewBox), carries a <title> for screen readers, and
-    writes each value as a tooltip.
+    writes each value as a tooltip. Values are points in the active language's number format
+    (thousands separator); `signed` writes a sign on gains and losses (a running total around
+    0: "+12,500", or U+2212 and "26,500"), so an axis never reads "0 / -26 500" (issue 33).
     """
     pad_left, pad_right, pad_top, pad_bottom = 78, 14, 18, 30
     inner_w = width - pad_left - pad_right
@@ -48,8 +52,9 @@ def line_chart_svg(
         f'y2="{height - pad_bottom}"/>',
         f'<line class="axis" x1="{pad_left}" y1="{height - pad_bottom}" '
         f'x2="{width - pad_right}" y2="{height - pad_bottom}"/>',
-        f'<text x="{pad_left - 8}" y="{pad_top + 6}" text-anchor="end">{_fmt(high)}</text>',
-        f'<text x="{pad_left - 8}" y="{height - pad_bottom}" text-anchor="end">{_fmt(low)}</text>',
+        f'<text x="{pad_left - 8}" y="{pad_top + 6}" text-anchor="end">{_fmt(high, signed)}</text>',
+        f'<text x="{pad_left - 8}" y="{height - pad_bottom}" text-anchor="end">'
+        f"{_fmt(low, signed)}</text>",
     ]
     if baseline is not None:
         by = y(baseline)
@@ -64,7 +69,7 @@ def line_chart_svg(
             label = labels[i] if i < len(labels) else str(i)
             parts.append(
                 f'<circle class="dot" cx="{x(i):.1f}" cy="{y(v):.1f}" r="3">'
-                f"<title>{escape(label)}: {_fmt(v)}</title></circle>"
+                f"<title>{escape(label)}: {_fmt(v, signed)}</title></circle>"
             )
         # Label the first and last x positions only: readable at 390 px.
         if labels:
@@ -81,5 +86,11 @@ def line_chart_svg(
     return mark_safe("".join(parts))
 
 
-def _fmt(value: float) -> str:
-    return f"{int(value):,}".replace(",", "\u202f")
+def _fmt(value: float, signed: bool = False) -> str:
+    """`value` in points with the language's thousands separator; `signed`: with + or the minus
+    sign (U+2212, not a hyphen: it does not break the number apart) unless 0."""
+    number = int(value)
+    text = number_format(abs(number), force_grouping=True)
+    if number < 0:
+        return "\u2212" + text
+    return f"+{text}" if signed and number > 0 else text

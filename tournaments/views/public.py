@@ -328,13 +328,17 @@ def player_page(request: HttpRequest, slug: str, player_id: int) -> HttpResponse
     player = registration.player
     games = _player_games(tournament, player)
     running: list[int] = [0]
-    labels = ["0"]
+    labels = [_("start")]
     for entry in games:
         # What the standings count: a substituted session's -30,000 (EMA 2025 7.3) yes, a
         # game played as a substitute for someone else no.
         if entry["finished"] and entry["result"] is not None and not entry["as_substitute"]:
             running.append(running[-1] + int(entry["result"]))
-            labels.append(f"S{entry['session'].number}" if entry["session"] else "")
+            labels.append(
+                _("Session %(number)s") % {"number": entry["session"].number}
+                if entry["session"]
+                else ""
+            )
     row = StandingRow.objects.filter(tournament=tournament, player=player).first()
     tables = player_seats(tournament, player)
     context = {
@@ -346,7 +350,11 @@ def player_page(request: HttpRequest, slug: str, player_id: int) -> HttpResponse
         "games": games,
         "stats": player_statistics(games),
         "total_chart": line_chart_svg(
-            running, labels=labels, title=_("Tournament total after each session"), baseline=0
+            running,
+            labels=labels,
+            title=_("Tournament total after each session"),
+            baseline=0,
+            signed=True,
         )
         if len(running) > 1
         else None,
