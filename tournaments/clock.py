@@ -81,3 +81,11 @@ def hall_session(sessions: list[Session]) -> Session | None:
             return found[0]
     closed = [s for s in sessions if s.status == Session.Status.CLOSED]
     return closed[-1] if closed else None
+
+
+def table_signal_at(table: Any, session_signal_at: datetime | None) -> datetime | None:
+    """A table's own time signal (issue 35.3): the session's plus the table's extra minutes
+    (`Table.extra_minutes`, given by a referee, e.g. after a referee call delayed it)."""
+    if session_signal_at is None:
+        return None
+    return session_signal_at + timedelta(minutes=getattr(table, "extra_minutes", 0) or 0)

@@ -213,6 +213,11 @@ class Table(models.Model):
     game = models.OneToOneField(
         Game, null=True, blank=True, on_delete=models.SET_NULL, related_name="table"
     )
+    # Issue 35.3: this table's own time (a referee call delayed it): its time signal, and so
+    # its finish on time (EMA 2025 7.4), come `extra_minutes` after the session's; with
+    # `one_more_hand` the table was allowed one more hand than the rule's.
+    extra_minutes = models.PositiveSmallIntegerField(default=0)
+    one_more_hand = models.BooleanField(default=False)
 
     class Meta:
         ordering = ["session", "number"]

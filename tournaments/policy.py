@@ -17,7 +17,7 @@ from core.models import Player
 from core.players import PlayerPolicy
 from scoring.models import Game
 from scoring.policy import GamePolicy, OnTime, Owner
-from tournaments.clock import session_clock
+from tournaments.clock import session_clock, table_signal_at
 from tournaments.models import Session, StaffRole, Tournament
 from tournaments.roles import (
     game_referee_annotation,
@@ -70,7 +70,8 @@ class TournamentGamePolicy(GamePolicy):
         if not on_time:
             return OnTime()
         now = timezone.now()
-        signal_at = session_clock(session, now)["signal_at"]
+        # Issue 35.3: a table given extra minutes waits for its own signal.
+        signal_at = table_signal_at(game.table, session_clock(session, now)["signal_at"])
         sounded = signal_at is not None and now >= signal_at
         organiser = actor is None or is_organiser(actor, session.tournament_id)
         return OnTime(

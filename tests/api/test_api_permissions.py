@@ -384,6 +384,14 @@ CASES = [
         (201,) * 6,
         body=lambda w: {},
     ),
+    # Time per table (issue 35.3): referees and organisers.
+    Case(
+        "extend a table",
+        "post",
+        lambda w: f"/api/v1/tables/{w.table.pk}/extend/",
+        referees(200),
+        body=lambda w: {"minutes": 5, "reason": "referee call"},
+    ),
     Case(
         "acknowledge a referee call",
         "post",
@@ -634,6 +642,7 @@ def test_every_route_is_in_the_matrix() -> None:
         "tournament-sign-ups",
         "tournament-referee-calls",
         "table-referee-calls",
+        "table-extend",
         "referee-call-acknowledge",
         "referee-call-close",
         "tournament-sessions",

@@ -31,3 +31,20 @@ class RefereeCallSerializer(serializers.ModelSerializer):
             "acknowledged_at",
             "closed_at",
         ]
+
+
+class TableExtendInputSerializer(serializers.Serializer):
+    minutes = serializers.IntegerField(required=False, allow_null=True, min_value=1, max_value=120)
+    one_more_hand = serializers.BooleanField(required=False, default=False)
+    reason = serializers.CharField(max_length=500)
+
+
+class TableTimeSerializer(serializers.Serializer):
+    """A table's own time (issue 35.3)."""
+
+    table = serializers.IntegerField(source="pk")
+    number = serializers.IntegerField()
+    extra_minutes = serializers.IntegerField()
+    one_more_hand = serializers.BooleanField()
+    signal_at = serializers.DateTimeField(allow_null=True)
+    ends_at = serializers.DateTimeField(allow_null=True)

@@ -17,11 +17,15 @@ from tournaments import roles
 from tournaments.api.referee_call_serializers import (
     RefereeCallInputSerializer,
     RefereeCallSerializer,
+    TableExtendInputSerializer,
+    TableTimeSerializer,
 )
 from tournaments.api.views.common import TournamentResource
+from tournaments.clock import session_clock, table_signal_at
 from tournaments.models import RefereeCall, Table
 from tournaments.selectors import visible_tournaments
 from tournaments.services import referee_calls
+from tournaments.services.table_time import extend_table
 
 
 class TableRefereeCallsViewSet(ServiceViewSet):
@@ -65,6 +69,39 @@ class TableRefereeCallsViewSet(ServiceViewSet):
             RefereeCallSerializer(call).data,
             status=status.HTTP_201_CREATED if created else status.HTTP_200_OK,
         )
+
+    @extend_schema(
+        summary="Give this table its own time: extra minutes or one more hand (referees)",
+        description="EMA 2025 7.4 is the session's signal; a table given `minutes` has its "
+        "own signal that many minutes later, and its game finishes on time only after it. "
+        "`one_more_hand` records that the table may finish one more hand. Audited with the "
+        "reason.",
+        request=TableExtendInputSerializer,
+        responses={200: TableTimeSerializer, **errors(400, 403, 404)},
+    )
+    @action(detail=True, methods=["post"])
+    def extend(self, request: Request, pk: str) -> Response:
+        table = self.get_object()
+        data = parse(TableExtendInputSerializer, request)
+        table = extend_table(
+            actor=request.user,
+            table=table,
+            reason=data["reason"],
+            minutes=data.get("minutes"),
+            one_more_hand=data["one_more_hand"],
+        )
+        clock = session_clock(table.session)
+        signal_at = table_signal_at(table, clock["signal_at"])
+        ends_at = table_signal_at(table, clock["ends_at"])
+        body = {
+            "pk": table.pk,
+            "number": table.number,
+            "extra_minutes": table.extra_minutes,
+            "one_more_hand": table.one_more_hand,
+            "signal_at": signal_at,
+            "ends_at": ends_at,
+        }
+        return Response(TableTimeSerializer(body).data)
 
 
 class TournamentRefereeCallsViewSet(TournamentResource):
