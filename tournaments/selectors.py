@@ -257,8 +257,17 @@ def quality_of(seating: dict[int, list[list[int]]]) -> dict[str, Any] | None:
 
 
 def seated_quality(tournament: Tournament) -> dict[str, Any] | None:
-    """The quality report of the sessions seated so far."""
-    return quality_of(seating_by_session(tournament))
+    """The quality report of the sessions seated so far, with `substitutes`: the seats a
+    substitute plays (EMA 2025 7.3; the seating keeps the registered player, issue 31)."""
+    report = quality_of(seating_by_session(tournament))
+    if report is not None:
+        report["substitutes"] = sum(
+            len(subs or [])
+            for subs in Game.objects.filter(table__session__tournament_id=tournament.pk)
+            .exclude(substitutes=[])
+            .values_list("substitutes", flat=True)
+        )
+    return report
 
 
 def plan_effect(plan: SeatingPlan, start: int) -> dict[str, Any]:

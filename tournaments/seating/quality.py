@@ -38,6 +38,11 @@ class Quality:
     wind_spread_least: int = 0
     shared_opponents_aim: int | None = None
     shared_opponents_most: int | None = None
+    # Issue 31: the players each session seats (players and fill-ins as seated; `players`
+    # counts everyone seated once, so a drop and a newcomer make 17 over two sessions of 16),
+    # and that count when every session seats the same (None when they differ).
+    session_players: tuple[int, ...] = ()
+    players_per_session: int | None = None
 
     def to_dict(self) -> dict[str, int | float | None]:
         return asdict(self)
@@ -174,7 +179,10 @@ def quality(plan: Plan, *, ranking: Sequence[int] | None = None, strict: bool = 
         spread = sum(spreads) / len(spreads)
     sizes = [len(t) for rnd in plan for t in rnd if t]
     size = max(sizes, default=4)
+    seated = tuple(len({p for t in rnd for p in t}) for rnd in plan)
     return Quality(
+        session_players=seated,
+        players_per_session=seated[0] if seated and len(set(seated)) == 1 else None,
         table_revisits=revisits(plan),
         table_revisits_least=revisits_least(plan),
         wind_spread_least=0 if len(plan) % size == 0 else 1,
