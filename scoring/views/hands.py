@@ -28,6 +28,8 @@ from scoring.selectors import (
     offers_time_signal,
     table_state,
     tile_warnings,
+    waiting_entry,
+    waiting_hands,
 )
 from scoring.services import (
     correct_hand,
@@ -38,7 +40,7 @@ from scoring.services import (
 from scoring.tiles import TileError
 
 from .common import _apply_error, _game_for_editing, locked_message
-from .entry import _entry_context, game_entry
+from .entry import _entry_context
 from .finish import _game_action_with_reason
 
 
@@ -146,10 +148,29 @@ def game_add_hand(request: HttpRequest, game_id: int) -> HttpResponse:
         messages.warning(request, warning)
     messages.success(request, _("Hand saved."))
     if request.headers.get("X-Hanchan-Swap") == "1":
-        # Issue 33: the phone swaps the saved page in (static/js/offline.js): one request,
+        # Issue 33: the phone swaps the saved table in (static/js/offline.js): one request,
         # no redirect and no whole page load.
-        return game_entry(request, game.pk)
+        return _saved_swap(request, game.pk)
     return redirect("scoring:entry", game_id=game.pk)
+
+
+def _saved_swap(request: HttpRequest, game_id: int) -> HttpResponse:
+    """Confirm's answer to the phone: while the game goes on, only what a saved hand changes
+    (scoreboard, hand list, waiting hands, actions, the new expected_version: a small fragment,
+    far less to render than the page and its form); once the game is over, finished or locked,
+    the whole entry page as game_entry renders it (its shape changes)."""
+    game = _game_for_editing(request, game_id)
+    context = _entry_context(game, user=request.user)
+    context["waiting"] = waiting_hands(request.user, game, context["state"])
+    if (
+        game.status == Game.Status.FINISHED
+        or game.entry == Game.Entry.FINAL_SCORES
+        or context["state"].over
+        or context["locked"]
+    ):
+        context["waiting_entry"] = waiting_entry(request.user, game)
+        return render(request, "scoring/entry.html", context)
+    return render(request, "scoring/_entry_swap.html", context)
 
 
 def _conflict(request: HttpRequest, game: Game, form: HandEntryForm) -> HttpResponse:
