@@ -81,6 +81,7 @@ RESOURCES = {
     "staff": "staff",
     "hands": "hand_number",
     "tokens": "token_id",
+    "referee-calls": "referee_call",
 }
 
 
@@ -222,6 +223,8 @@ def seed_fuzz_world() -> dict[str, Any]:
 
     # Small tournaments, one per step that changes a whole tournament or session.
     to_status = tournament("draft", Tournament.Status.DRAFT)
+    # Open for self-registration (issue 35): a sign-up reaches the service.
+    to_sign_up = tournament("signup", Tournament.Status.REGISTRATION)
     # Uploaded plans seat every active registration: four here, whatever other steps register.
     to_upload = tournament("seating", Tournament.Status.REGISTRATION)
     for player in players[:4]:
@@ -276,6 +279,12 @@ def seed_fuzz_world() -> dict[str, Any]:
         entry_confirmed=False, entered_by=referee, confirmed_by=[], confirmed=False
     )
 
+    # Referee calls (issue 35.2) from a running table: one to acknowledge, one to close.
+    from tournaments.models import RefereeCall
+
+    called = games[1].table
+    calls = [RefereeCall.objects.create(tournament=main, table=called) for _ in range(2)]
+
     key = issue_token(organiser, name="fuzz")[1]
     admin_key = issue_token(admin, name="fuzz")[1]
     # A second token of the organiser's for DELETE /auth/tokens/{id}/ (not the one in use).
@@ -308,6 +317,9 @@ def seed_fuzz_world() -> dict[str, Any]:
         "hand_number": 0,
         "token_id": spare.pk,
         "draft_slug": to_status.slug,
+        "signup_slug": to_sign_up.slug,
+        "referee_call": calls[0].pk,
+        "referee_calls": [c.pk for c in calls],
         "upload_slug": to_upload.slug,
         "publish_slug": stages["publish"][0].slug,
         "close_session": stages["close"][1].pk,
@@ -582,6 +594,21 @@ def operation_examples(world: dict[str, Any]) -> dict[str, dict[str, Any]]:
             "body": {"status": "registration"},
         },
         "POST /api/v1/tournaments/{slug}/publish/": {"path": {"slug": w["publish_slug"]}},
+        "POST /api/v1/tables/{id}/extend/": {
+            "body": {"minutes": 5, "reason": "Fuzz: the referee was called"}
+        },
+        "POST /api/v1/referee-calls/{id}/acknowledge/": {"path": {"id": w["referee_calls"][0]}},
+        "POST /api/v1/referee-calls/{id}/close/": {"path": {"id": w["referee_calls"][1]}},
+        "POST /api/v1/tournaments/{slug}/sign-ups/": {
+            "path": {"slug": w["signup_slug"]},
+            "body": {
+                "first_name": "Grace",
+                "last_name": f"Fuzz{tag}",
+                "country": "GB",
+                "email": f"grace-{tag}@example.org",
+                "consent": True,
+            },
+        },
         "GET /api/v1/tournaments/{slug}/ema-export/": {"query": {"format": "csv", "force": True}},
         "POST /api/v1/tournaments/{slug}/penalties/": {
             "body": {

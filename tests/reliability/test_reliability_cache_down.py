@@ -30,7 +30,7 @@ from tests.test_health import closed_port, redis_at
 
 pytestmark = [pytest.mark.django_db, pytest.mark.xdist_group("reliability")]
 
-PASSWORD = "right-password-30"
+PASSWORD = "right-pass-30"
 
 
 @pytest.fixture
