@@ -918,7 +918,9 @@
       if (event.target && event.target.name === "tiles") localPreview();
     });
     form.addEventListener("htmx:beforeRequest", function (event) {
-      if (previewedHere && event.detail && event.detail.elt === form) {
+      // A preview still delayed (hx-trigger delay) when a fast Confirm swap emptied the form
+      // would only say "Not complete yet" about the hand just saved: nothing to ask.
+      if ((previewedHere || formIsPristine()) && event.detail && event.detail.elt === form) {
         event.preventDefault();
         return;
       }
