@@ -3,6 +3,7 @@ the game's paper sheet or finish."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from django.contrib import messages
@@ -76,26 +77,44 @@ def game_entry(request: HttpRequest, game_id: int) -> HttpResponse:
     return render(request, "scoring/entry.html", context)
 
 
-@login_required
-@require_POST
-def game_confirm(request: HttpRequest, game_id: int) -> HttpResponse:
-    """A seated player confirms the paper score sheet or finish another player entered."""
-    game = _game_for_editing(request, game_id)
+def _confirmed(
+    request: HttpRequest,
+    game: Game,
+    confirm: Callable[[int], object],
+    *,
+    changed: str,
+    done: str,
+) -> HttpResponse:
+    """Run a seated player's confirmation against the posted version and say how it went."""
     try:
         version = int(request.POST.get("expected_version", ""))
     except ValueError:
         version = -1
     try:
-        confirm_game(actor=request.user, game=game, expected_version=version)
+        confirm(version)
     except ServicePermissionDenied as exc:
         raise PermissionDenied(exc.message) from exc
     except ConflictError:
-        messages.error(request, _("The game changed meanwhile: check it and confirm again."))
+        messages.error(request, changed)
     except ServiceError as exc:
         messages.error(request, exc.message)
     else:
-        messages.success(request, _("Game confirmed."))
+        messages.success(request, done)
     return redirect("scoring:entry", game_id=game.pk)
+
+
+@login_required
+@require_POST
+def game_confirm(request: HttpRequest, game_id: int) -> HttpResponse:
+    """A seated player confirms the paper score sheet or finish another player entered."""
+    game = _game_for_editing(request, game_id)
+    return _confirmed(
+        request,
+        game,
+        lambda version: confirm_game(actor=request.user, game=game, expected_version=version),
+        changed=_("The game changed meanwhile: check it and confirm again."),
+        done=_("Game confirmed."),
+    )
 
 
 @login_required
@@ -103,19 +122,12 @@ def game_confirm(request: HttpRequest, game_id: int) -> HttpResponse:
 def game_confirm_hand(request: HttpRequest, game_id: int, number: int) -> HttpResponse:
     """A seated player confirms a hand another player entered (club play without a referee)."""
     game = _game_for_editing(request, game_id)
-
-    try:
-        version = int(request.POST.get("expected_version", ""))
-    except ValueError:
-        version = -1
-    try:
-        confirm_hand(actor=request.user, game=game, number=number, expected_version=version)
-    except ServicePermissionDenied as exc:
-        raise PermissionDenied(exc.message) from exc
-    except ConflictError:
-        messages.error(request, _("The game changed meanwhile: check the hand and confirm again."))
-    except ServiceError as exc:
-        messages.error(request, exc.message)
-    else:
-        messages.success(request, _("Hand confirmed."))
-    return redirect("scoring:entry", game_id=game.pk)
+    return _confirmed(
+        request,
+        game,
+        lambda version: confirm_hand(
+            actor=request.user, game=game, number=number, expected_version=version
+        ),
+        changed=_("The game changed meanwhile: check the hand and confirm again."),
+        done=_("Hand confirmed."),
+    )
