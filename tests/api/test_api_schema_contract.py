@@ -64,6 +64,28 @@ def normalised(document: dict[str, Any]) -> dict[str, Any]:
     return doc
 
 
+# The bounds Django derives from the database's integer column sizes (SQLite's are all 64-bit,
+# PostgreSQL's 16/32/64): the same model gives a different schema on each backend, and the
+# snapshot was taken on SQLite. They are dropped from both sides before the comparison, with
+# the `format` (int32/int64) drf-spectacular infers from them; any other bound is compared.
+STORAGE_BOUNDS = {limit for bits in (15, 31, 63) for limit in (2**bits - 1, -(2**bits))}
+
+
+def without_storage_bounds(node: Any) -> Any:
+    if isinstance(node, list):
+        return [without_storage_bounds(item) for item in node]
+    if not isinstance(node, dict):
+        return node
+    node = {key: without_storage_bounds(value) for key, value in node.items()}
+    if node.get("type") == "integer":
+        for key in ("maximum", "minimum"):
+            if node.get(key) in STORAGE_BOUNDS:
+                del node[key]
+        if node.get("format") in ("int32", "int64"):
+            del node["format"]
+    return node
+
+
 def _keyed(rows: list[Any]) -> dict[Any, Any] | None:
     """Parameters (a list of objects named by `name` and `in`) by that key; else None."""
     if rows and all(isinstance(r, dict) and "name" in r and "in" in r for r in rows):
@@ -116,7 +138,8 @@ def breaks(old: Any, new: Any, where: str = "") -> list[str]:
 
 
 def contract_breaks(before: dict[str, Any], after: dict[str, Any]) -> list[str]:
-    before, after = normalised(before), normalised(after)
+    before = without_storage_bounds(normalised(before))
+    after = without_storage_bounds(normalised(after))
     found: list[str] = []
     for path, item in before["paths"].items():
         for method, operation in item.items():

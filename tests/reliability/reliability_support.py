@@ -158,6 +158,9 @@ def process_env(*, broker_url: str, queue: str, **extra: str) -> dict[str, str]:
         "HANCHAN_TESTING": "1",
         "PYTHONPATH": str(ROOT),
         "DB_CONN_MAX_AGE": "0",
+        # start_worker waits for Celery's "ready." line, logged at INFO: the settings keep
+        # library loggers at WARNING unless asked (issue 37).
+        "LOG_LIBRARIES": "INFO",
     }
     env.pop("CACHE_URL", None)
     env.update(extra)
