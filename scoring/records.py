@@ -180,6 +180,25 @@ def load_stored_game(game: Game) -> StoredGame:
     )
 
 
+def engine_error(error: RecordError, *, prefix: str = "") -> ValidationFailed:
+    """The engine's error (hand, field, message) as a ValidationFailed naming the field."""
+    field = error.field or None
+    if prefix and field:
+        field = f"{prefix}.{field}"
+    elif prefix:
+        field = prefix
+    return ValidationFailed(error.message, field=field, errors=[error.as_dict()])
+
+
+def replay_record(record: Mapping[str, Any]) -> dict[str, Any]:
+    """The engine's replay of `record` (the game's summary); a record the rules reject is a
+    ValidationFailed naming the field."""
+    try:
+        return dict(replay(record))
+    except RecordError as error:
+        raise engine_error(error) from error
+
+
 def game_record(
     game: Game, stored: StoredGame | None = None, *, tournament_penalties: bool = True
 ) -> dict[str, Any]:

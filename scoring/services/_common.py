@@ -11,24 +11,16 @@ from django.db import transaction
 from django.db.models import QuerySet
 from django.utils import timezone
 
-from core.audit import Audit, audited
+from core.audit import Audit, audited, record_audit
 from core.errors import ConflictError, PermissionDenied, ValidationFailed
-from scoring.engine import RecordError, RulesError, final_results, load_ruleset, replay
+from scoring.engine import RecordError, RulesError, final_results, load_ruleset
+from scoring.engine.constants import WINDS
 from scoring.models import Game, GamePenalty
 from scoring.policy import GamePolicy, Owner, can_edit_game, game_relations, policy_for
-from scoring.records import final_scores_of
+from scoring.records import engine_error, final_scores_of
 from scoring.signals import announce_game_changed
 from scoring.summary import GameSummary
-
-
-def engine_error(error: RecordError, *, prefix: str = "") -> ValidationFailed:
-    """The engine's error (hand, field, message) as a ValidationFailed naming the field."""
-    field = error.field or None
-    if prefix and field:
-        field = f"{prefix}.{field}"
-    elif prefix:
-        field = prefix
-    return ValidationFailed(error.message, field=field, errors=[error.as_dict()])
+from scoring.tiles import Situation, TileError, cross_check, evaluate
 
 
 def check_ruleset(ruleset: str, rule_overrides: Mapping[str, Any] | None) -> None:
@@ -53,16 +45,23 @@ def require_open_session(actor: Any, game: Game, *, started: bool = True) -> Non
         policy_for(game)[0].check_open(actor, game, started=started)
 
 
-def require_entry(actor: Any, game: Game, *, started: bool = True) -> tuple[GamePolicy, Owner]:
+def require_entry(
+    actor: Any, game: Game, *, started: bool = True, hands: bool = False
+) -> tuple[GamePolicy, Owner]:
     """Refuse the write unless `actor` may edit the game (PermissionDenied) and it takes changes
-    now (require_open_session), asking the game's policy once; answer the policy (for the
-    write's other questions) and whose game it is (its audit scope). `actor=None` is the
-    system (management commands, imports run by staff tools): not checked."""
+    now (require_open_session), asking the game's policy once; with `hands`, unless the game is
+    entered hand by hand. Answer the policy (for the write's other questions) and whose game it
+    is (its audit scope). `actor=None` is the system (management commands, imports run by staff
+    tools): not checked."""
     policy, owner = policy_for(game)
     if actor is not None:
         if not can_edit_game(actor, game, policy=policy):
             raise PermissionDenied("You may not enter or change scores of this game.")
         policy.check_open(actor, game, started=started)
+    if hands and game.entry != Game.Entry.HANDS:
+        raise ValidationFailed(
+            "This game was entered as final scores only; it has no hands.", field="entry"
+        )
     return policy, owner
 
 
@@ -135,8 +134,9 @@ def bump_version(game: Game, *, fields: list[str]) -> None:
         )
 
 
-def game_snapshot(game: Game, *, hands: int | None = None) -> dict[str, Any]:
-    """The state an audit entry keeps as before/after (`hands`: the count, when known)."""
+def game_state(game: Game) -> dict[str, Any]:
+    """The game's own fields an audit entry keeps as before/after (game_snapshot without the
+    hand count)."""
     return {
         "version": game.version,
         "status": game.status,
@@ -144,9 +144,13 @@ def game_snapshot(game: Game, *, hands: int | None = None) -> dict[str, Any]:
         "end": game.end,
         "substitutes": game.substitutes,
         "final_scores": game.final_scores,
-        "hands": game.hands.count() if hands is None else hands,
         "result": (GameSummary.of(game.summary).final or {}).get("result"),
     }
+
+
+def game_snapshot(game: Game, *, hands: int | None = None) -> dict[str, Any]:
+    """The state an audit entry keeps as before/after (`hands`: the count, when known)."""
+    return {**game_state(game), "hands": game.hands.count() if hands is None else hands}
 
 
 @contextmanager
@@ -195,6 +199,83 @@ def keep_loaded(game: Game, *, seats: Sequence[Any], hands: Sequence[Any]) -> No
     game._loaded_after_write = True  # type: ignore[attr-defined]
 
 
+def tile_check(
+    game: Game, *, number: int, tiles: str, hand: dict[str, Any] | None = None
+) -> dict[str, Any]:
+    """What the typed tiles of a win give, and where the entered han/fu/yakuman disagree.
+
+    `game.summary` is the fresh replay; `number` is the hand's index and `hand` its data (read
+    from the database when not given). The situation comes from the hand (tsumo for a tsumo;
+    riichi if the winner declared it) and from the engine's replay: the round wind and dealer
+    of that hand (`summary["hands"][number]` holds the round and dealer the hand was played in,
+    i.e. the replay's `next` before it). A mismatch never blocks the entry (the referee
+    decides); tiles that are no hand are a ValidationFailed naming "tiles".
+    """
+    if hand is None:
+        hand = game.hands.get(number=number).data
+    summary = GameSummary.of(game.summary)
+    if not single_win(hand):
+        raise ValidationFailed("Tiles can be checked for a single win only.", field="tiles")
+    win = hand["wins"][0]
+    replayed = summary.hands[number]
+    players = len(replayed["scores"])
+    winner = int(win["winner"])
+    situation = Situation(
+        tsumo=hand["outcome"] == "tsumo",
+        riichi=winner in (hand.get("riichi") or []),
+        seat_wind=WINDS[(winner - int(replayed["dealer"])) % players],
+        round_wind=str(replayed["round"])[:1] or "E",
+    )
+    rules = load_ruleset(game.ruleset, game.rule_overrides or None)
+    try:
+        evaluation = evaluate(tiles, rules=rules, situation=situation)
+    except TileError as error:
+        raise ValidationFailed(error.message, field="tiles", errors=[error.as_dict()]) from error
+    mismatches = cross_check(
+        evaluation, han=win.get("han"), fu=win.get("fu"), yakuman=win.get("yakuman", 0)
+    )
+    return {
+        "han": evaluation.han,
+        "fu": evaluation.fu,
+        "yakuman": evaluation.yakuman,
+        "yaku": evaluation.yaku_entries(),
+        "mismatches": mismatches,
+    }
+
+
+def single_win(hand: dict[str, Any]) -> bool:
+    wins = hand.get("wins")
+    return hand.get("outcome") in ("ron", "tsumo") and isinstance(wins, list) and len(wins) == 1
+
+
+def audit_game_write(
+    game: Game,
+    *,
+    actor: Any,
+    action: str,
+    obj: Any,
+    owner: Owner,
+    before: Mapping[str, Any],
+    hands: int,
+    **notes: Any,
+) -> None:
+    """Audit a write to `game` (`obj`: the row written) once it is done, in the game's scope
+    (`owner`): `before` its snapshot when locked; after, its state now with `hands` hands, and
+    `notes`. For a write whose last step is its audit (a hand entered, so that the audit is
+    the write's one step into core); the other writes are wrapped in audited_game."""
+    after = {**game_state(game), "hands": hands, **notes}
+    record_audit(
+        actor=actor,
+        action=action,
+        obj=obj,
+        before=before,
+        after=after,
+        tournament_id=owner.tournament_id,
+        game_id=game.pk,
+        club_id=owner.club_id,
+    )
+
+
 def mark_game_entry(actor: Any, game: Game) -> None:
     """`actor` wrote the game's own entry (a paper score sheet, the finish): in club play
     without a referee it waits for the other players' confirmation as a hand does (issue 30.3;
@@ -211,13 +292,6 @@ def mark_game_entry(actor: Any, game: Game) -> None:
 
 
 GAME_ENTRY_FIELDS = ["entry_confirmed", "entered_by", "confirmed_by", "confirmed"]
-
-
-def run_engine(record: Mapping[str, Any]) -> dict[str, Any]:
-    try:
-        return dict(replay(record))
-    except RecordError as error:
-        raise engine_error(error) from error
 
 
 def announce_change(game: Game, *, ratings: bool = False) -> None:

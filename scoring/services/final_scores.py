@@ -9,11 +9,11 @@ from django.db import transaction
 from core.errors import ValidationFailed
 from scoring.engine import RecordError, final_results, load_ruleset
 from scoring.models import Game, GamePenalty
+from scoring.records import engine_error
 
 from ._common import (
     GAME_ENTRY_FIELDS,
     audited_game,
-    engine_error,
     lock_game,
     mark_game_entry,
     require_entry,

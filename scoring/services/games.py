@@ -28,7 +28,9 @@ from scoring.models import Game, GamePenalty, GameSeat, Hand
 from scoring.places import GamePlace, place_of, places_for
 from scoring.policy import policy_for
 from scoring.records import (
+    engine_error,
     game_record,  # the one game-record writer (re-exported)
+    replay_record,
     resolve_player_label,
     stored_game_after_lock,
 )
@@ -41,13 +43,11 @@ from ._common import (
     audited_game,
     bump_version,
     check_ruleset,
-    engine_error,
     final_scores_summary,
     keep_loaded,
     lock_game,
     mark_game_entry,
     require_entry,
-    run_engine,
 )
 
 END_VALUES = ("complete", "time")
@@ -61,7 +61,7 @@ def compute_summary(game: Game) -> dict[str, Any]:
     """The engine's replay of the game as stored (raises ValidationFailed if it contradicts)."""
     if game.entry == Game.Entry.FINAL_SCORES:
         return final_scores_summary(game)
-    return run_engine(game_record(game))
+    return replay_record(game_record(game))
 
 
 def is_over(summary: Mapping[str, Any] | None) -> bool:
@@ -177,7 +177,7 @@ def finalize_game(
             # One record, replayed as it will be stored (finishing changes nothing the engine
             # reads) and, for an end on time, once more as if the rules had to end it.
             record = game_record(game, stored)
-            summary = run_engine(record)
+            summary = replay_record(record)
             if game.end == "complete" and not is_over(summary):
                 raise ValidationFailed(
                     "The rules have not ended this game yet; if the session stopped on time, "
@@ -217,7 +217,7 @@ def _ended_by_rules(game: Game, record: Mapping[str, Any] | None = None) -> bool
     7.4 end, the signal hand and one more, counts). `record`: the game's record, already
     written (game_record leaves `end` out for "complete")."""
     if record is not None:
-        return is_over(run_engine({k: v for k, v in record.items() if k != "end"}))
+        return is_over(replay_record({k: v for k, v in record.items() if k != "end"}))
     chosen = game.end
     game.end = "complete"
     try:
@@ -315,7 +315,7 @@ def import_game_record(
     if policy is not None and actor is not None:
         # A record for a table of a session that has not started or is closed: refused.
         policy.check_place_open(actor, place)
-    summary = run_engine({**record, "format": RECORD_FORMAT})  # reject before writing anything
+    summary = replay_record({**record, "format": RECORD_FORMAT})  # reject before writing anything
     try:
         # Issue 15: penalty amounts as the rule text fixes them (EMA 2025 6.12, 7.2, 7.5).
         check_penalty_amounts({**record, "format": RECORD_FORMAT})

@@ -14,21 +14,20 @@ from django.db import transaction
 
 from core.errors import ValidationFailed
 from core.idempotency import write_transaction
-from scoring.engine import load_ruleset
-from scoring.engine.constants import WINDS
 from scoring.engine.validate import MAX_HANDS
 from scoring.models import Game, Hand
-from scoring.records import own_record, stored_game_after_lock
-from scoring.summary import GameSummary
-from scoring.tiles import Situation, TileError, cross_check, evaluate
+from scoring.records import own_record, replay_record, stored_game_after_lock
 
 from ._common import (
+    audit_game_write,
     audited_game,
     bump_version,
+    game_state,
     keep_loaded,
     lock_game,
     require_entry,
-    run_engine,
+    single_win,
+    tile_check,
 )
 from .confirmations import mark_entered, refresh_game
 from .games import is_over, save_written_game
@@ -51,62 +50,6 @@ def _check_tiles(tiles: str) -> str:
             f"The tile notation is longer than {MAX_TILES_LENGTH} characters.", field="tiles"
         )
     return tiles
-
-
-def tile_check(
-    game: Game, *, number: int, tiles: str, hand: dict[str, Any] | None = None
-) -> dict[str, Any]:
-    """What the typed tiles of a win give, and where the entered han/fu/yakuman disagree.
-
-    `game.summary` is the fresh replay; `number` is the hand's index and `hand` its data (read
-    from the database when not given). The situation comes from the hand (tsumo for a tsumo;
-    riichi if the winner declared it) and from the engine's replay: the round wind and dealer
-    of that hand (`summary["hands"][number]` holds the round and dealer the hand was played in,
-    i.e. the replay's `next` before it). A mismatch never blocks the entry (the referee
-    decides); tiles that are no hand are a ValidationFailed naming "tiles".
-    """
-    if hand is None:
-        hand = game.hands.get(number=number).data
-    summary = GameSummary.of(game.summary)
-    if not _single_win(hand):
-        raise ValidationFailed("Tiles can be checked for a single win only.", field="tiles")
-    win = hand["wins"][0]
-    replayed = summary.hands[number]
-    players = len(replayed["scores"])
-    winner = int(win["winner"])
-    situation = Situation(
-        tsumo=hand["outcome"] == "tsumo",
-        riichi=winner in (hand.get("riichi") or []),
-        seat_wind=WINDS[(winner - int(replayed["dealer"])) % players],
-        round_wind=str(replayed["round"])[:1] or "E",
-    )
-    rules = load_ruleset(game.ruleset, game.rule_overrides or None)
-    try:
-        evaluation = evaluate(tiles, rules=rules, situation=situation)
-    except TileError as error:
-        raise ValidationFailed(error.message, field="tiles", errors=[error.as_dict()]) from error
-    mismatches = cross_check(
-        evaluation, han=win.get("han"), fu=win.get("fu"), yakuman=win.get("yakuman", 0)
-    )
-    return {
-        "han": evaluation.han,
-        "fu": evaluation.fu,
-        "yakuman": evaluation.yakuman,
-        "yaku": evaluation.yaku_entries(),
-        "mismatches": mismatches,
-    }
-
-
-def _single_win(hand: dict[str, Any]) -> bool:
-    wins = hand.get("wins")
-    return hand.get("outcome") in ("ron", "tsumo") and isinstance(wins, list) and len(wins) == 1
-
-
-def _require_hand_entry(game: Game) -> None:
-    if game.entry != Game.Entry.HANDS:
-        raise ValidationFailed(
-            "This game was entered as final scores only; it has no hands.", field="entry"
-        )
 
 
 def _user(actor: Any) -> Any:
@@ -140,8 +83,8 @@ def enter_hand(
     answer needs no further query.
     """
     game = lock_game(game, expected_version=expected_version)
-    policy, owner = require_entry(actor, game)
-    _require_hand_entry(game)
+    before = game_state(game)
+    policy, owner = require_entry(actor, game, hands=True)
     if game.status == Game.Status.FINISHED:
         raise ValidationFailed(
             "The game is finished; reopen it to add a hand, or correct a hand.", field="status"
@@ -162,22 +105,27 @@ def enter_hand(
     # Club play without a referee: the other players confirm (the game's policy says so).
     new.confirmed = policy.entry_waits(actor, game) == 0
     new.confirmed_by = []
-    with audited_game(
-        game, actor=actor, action="hand.add", obj=new, hands=stored.hands, owner=owner
-    ) as audit:
-        stored.hands.append(new)
-        # The one replay; a bad hand raises here, before anything is written.
-        game.summary = run_engine(own_record(game, stored))
-        if tiles:
-            new.tile_check = tile_check(game, number=number, tiles=tiles, hand=data)
-        new.save(force_insert=True)
-        game.confirmed = game.entry_confirmed and all(h.confirmed for h in stored.hands)
-        # A running game: its results count nowhere yet, so nothing is announced.
-        bump_version(game, fields=["confirmed", "summary"])
-        audit.note(
-            hand={"number": number, "data": data, "tiles": tiles, "tile_check": new.tile_check}
-        )
+    stored.hands.append(new)
+    record = own_record(game, stored)
+    # The one replay; a bad hand raises here, before anything is written.
+    game.summary = replay_record(record)
+    if tiles:
+        new.tile_check = tile_check(game, number=number, tiles=tiles, hand=data)
+    new.save(force_insert=True)
+    game.confirmed = game.entry_confirmed and all(h.confirmed for h in stored.hands)
+    # A running game: its results count nowhere yet, so nothing is announced.
+    bump_version(game, fields=["confirmed", "summary"])
     keep_loaded(game, seats=stored.seats, hands=stored.hands)
+    audit_game_write(
+        game,
+        actor=actor,
+        action="hand.add",
+        obj=new,
+        owner=owner,
+        before={**before, "hands": number},
+        hands=len(stored.hands),
+        hand={"number": number, "data": data, "tiles": tiles, "tile_check": new.tile_check},
+    )
     return HandEntry(game=game, hand=new)
 
 
@@ -194,8 +142,7 @@ def correct_hand(
 ) -> Game:
     """Replace hand `number` (0-based); later hands are replayed on top of the correction."""
     game = lock_game(game, expected_version=expected_version)
-    owner = require_entry(actor, game)[1]
-    _require_hand_entry(game)
+    owner = require_entry(actor, game, hands=True)[1]
     if not (reason or "").strip():
         raise ValidationFailed("Say why the hand is corrected.", field="reason")
     data = _check_hand_shape(hand)
@@ -216,7 +163,7 @@ def correct_hand(
         existing.data = data
         if tiles is not None:
             existing.tiles = _check_tiles(tiles)
-        elif existing.tiles and not _single_win(data):
+        elif existing.tiles and not single_win(data):
             # Not re-sent and the hand is no longer one win: the old tiles describe nothing now
             # (the audit keeps them in `before`).
             existing.tiles = ""
@@ -266,8 +213,7 @@ def delete_last_hand(
                 field="number",
             )
     game = lock_game(game, expected_version=expected_version)
-    owner = require_entry(actor, game)[1]
-    _require_hand_entry(game)
+    owner = require_entry(actor, game, hands=True)[1]
     if not (reason or "").strip():
         raise ValidationFailed("Say why the hand is deleted.", field="reason")
     if game.status == Game.Status.FINISHED:

@@ -369,14 +369,14 @@ def test_writer_slipping_past_the_lock_still_loses(game, referee, monkeypatch):
     write whose version moved between the check and the save; nothing is kept."""
     import scoring.services.hands as hands_module
 
-    original = hands_module.run_engine
+    original = hands_module.replay_record
 
     # The hand-entry path replays once (issue 14), between the version check and the save.
     def racing_run_engine(record):
         Game.objects.filter(pk=game.pk).update(version=1)  # another referee's commit
         return original(record)
 
-    monkeypatch.setattr(hands_module, "run_engine", racing_run_engine)
+    monkeypatch.setattr(hands_module, "replay_record", racing_run_engine)
     with pytest.raises(ConflictError) as err:
         enter_hand(actor=referee, game=game, hand=draw(), expected_version=0)
     assert err.value.current_version == 1
