@@ -10,7 +10,6 @@ a game and when; nothing here is asked while a hand is written):
   `places`), who may create one there (`check_create`), whether the place is free and open
   (`place_taken`, `check_place_open`), the game the seating made there for an import to fill
   (`seated_game`, `check_fill`), the link (`attach`), a club's house rules (`house_rules`);
-- a game record's extensions (issue 20: `record_extensions`, `imported`);
 - what the game API shows of the place (`fields`, `filters`, `stamp`) and what scoring's pages
   call it (`labels`, `home_games`, `offers_reopen`); a tournament's substitutes (EMA 2025 7.3,
   `seat_substitute`).
@@ -28,7 +27,7 @@ from core.errors import ValidationFailed
 
 if TYPE_CHECKING:
     from core.models import Player
-    from scoring.models import Game, GameSeat
+    from scoring.models import Game
 
 # Where a game is played, as the game API shows it (`GET /games/<id>/`): None where a key does
 # not apply (a club game has no tournament). The app owning the game fills them (`fields`).
@@ -100,27 +99,6 @@ class GamePlace:
 
     def attach(self, game: Game, place: Any) -> None:
         """Link the new (saved) `game` to `place`; afterwards this app `owns` it."""
-
-    def imported(
-        self,
-        actor: Any,
-        game: Game,
-        record: Mapping[str, Any],
-        players: Sequence[Player],
-        substitutes: Sequence[Mapping[str, Any]],
-    ) -> None:
-        """After a game record was imported into `game`: keep what the record says beyond the
-        game (a tournament's penalties and substitute registrations, issue 20). A game whose
-        app keeps no tournament penalties refuses a record that carries some."""
-        if record.get("tournament_penalties"):
-            raise ValidationFailed(
-                "Tournament penalties belong to a tournament game.", field="tournament_penalties"
-            )
-
-    def record_extensions(self, game: Game, seats: Sequence[GameSeat]) -> dict[str, Any]:
-        """Extra game-record keys this app adds to the game's record (its extensions, issue 20:
-        `tournament_penalties`); `seats` are the game's seats as read."""
-        return {}
 
     def fields(self, game: Game) -> dict[str, Any]:
         """`game`'s PLACE_FIELDS (tournament slug, session and table numbers, table and club

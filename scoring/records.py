@@ -39,7 +39,7 @@ from scoring.engine import (
 )
 from scoring.engine.constants import RECORD_FORMAT
 from scoring.models import Game, GamePenalty, GameSeat, Hand
-from scoring.places import place_of
+from scoring.signals import record_extensions
 from scoring.summary import GameSummary
 
 _NAME_WITH_EMA = re.compile(r"^(?P<name>.*?)\s*\[(?P<ema>\d{8})\]$")
@@ -213,7 +213,11 @@ def game_record(
     record = own_record(game, stored)
     if tournament_penalties:
         # The app owning the game adds its extensions (issue 20: `tournament_penalties`).
-        record.update(place_of(game).record_extensions(game, stored.seats))
+        for _receiver, extensions in record_extensions.send(
+            sender=Game, game=game, seats=stored.seats
+        ):
+            if isinstance(extensions, Mapping):
+                record.update(extensions)
     return record
 
 

@@ -37,6 +37,29 @@ Arguments sent with this signal:
 """
 
 
+record_extensions = Signal()
+"""
+Sent while scoring writes a game's record (`scoring.records.game_record`): the app owning the
+game answers the keys it adds to the record (its extensions, issue 20: a tournament game's
+``tournament_penalties``), or nothing. Sent in the reading request; receivers only read.
+
+Arguments: ``sender`` (the `Game` class), ``game``, ``seats`` (the game's seats as read, with
+their players). Each receiver answers a dict of record keys (empty or None: none).
+"""
+
+record_imported = Signal()
+"""
+Sent inside the import's transaction once a game record was imported into a game
+(`scoring.services.games.import_game_record`): the app owning the game keeps what the record
+says beyond the game (issue 20: a tournament's penalties, its substitutes' registrations). An
+error a receiver raises rolls the whole import back.
+
+Arguments: ``sender`` (the `Game` class), ``actor``, ``game``, ``record`` (the document),
+``players`` (in seat order), ``substitutes``. Each receiver answers the extension keys of the
+record it kept (scoring refuses a record whose ``tournament_penalties`` nobody kept).
+"""
+
+
 def announce_game_changed(game: Any, *, finished: bool) -> None:
     """Send `game_changed` for `game` once the current transaction commits."""
     transaction.on_commit(

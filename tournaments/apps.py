@@ -13,9 +13,10 @@ class TournamentsConfig(AppConfig):
         from core.signals import player_changed
         from scoring.places import register_game_place
         from scoring.policy import register_game_policy
-        from scoring.signals import game_changed
+        from scoring.signals import game_changed, record_extensions, record_imported
 
         from .api.serializers import standings_json
+        from .game_records import add_record_extensions, keep_imported_extensions
         from .models import StaffRole, Table, delete_game_with_table
         from .places import TournamentTables
         from .policy import TournamentGamePolicy, TournamentPlayerPolicy
@@ -30,6 +31,9 @@ class TournamentsConfig(AppConfig):
         # Its tables, as scoring's game pages and API show and create them (scoring.places).
         register_game_place(TournamentTables())
         game_changed.connect(receivers.game_changed, dispatch_uid="tournaments.standings")
+        # A table's game record carries the tournament's extensions (issue 20).
+        record_extensions.connect(add_record_extensions, dispatch_uid="tournaments.records")
+        record_imported.connect(keep_imported_extensions, dispatch_uid="tournaments.records")
         # Organisers create and correct players; running fixes their identity (core.players).
         # The standings show players' names (core.signals).
         register_player_policy(TournamentPlayerPolicy())

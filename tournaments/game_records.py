@@ -114,3 +114,30 @@ def import_extensions(
         )
 
     enqueue_recompute(session.tournament_id)
+
+
+def add_record_extensions(
+    sender: Any, *, game: Game, seats: Sequence[GameSeat], **kwargs: Any
+) -> dict[str, Any]:
+    """scoring.signals.record_extensions: a tournament game's record carries its players'
+    tournament penalties (issue 20); other games' records nothing."""
+    deducted = tournament_penalties(game, seats)
+    return {"tournament_penalties": deducted} if deducted else {}
+
+
+def keep_imported_extensions(
+    sender: Any,
+    *,
+    actor: Any,
+    game: Game,
+    record: Mapping[str, Any],
+    players: Sequence[Player],
+    substitutes: Sequence[Mapping[str, Any]],
+    **kwargs: Any,
+) -> tuple[str, ...]:
+    """scoring.signals.record_imported: a record imported into a tournament game registers its
+    substitutes and keeps its tournament penalties (import_extensions); not for other games."""
+    if table_of(game) is None:
+        return ()
+    import_extensions(actor, game, record, players, substitutes)
+    return ("tournament_penalties",)

@@ -3,7 +3,7 @@ know of them (scoring.places). Who may write a table's game, and when: tournamen
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 import django_filters
@@ -14,10 +14,9 @@ from core.api.base import ID_BOUNDS
 from core.errors import PermissionDenied
 from core.models import Player
 from core.roles import is_site_admin
-from scoring.models import Game, GameSeat
+from scoring.models import Game
 from scoring.places import GamePlace, PlaceLabels
 from scoring.policy import game_relations
-from tournaments.game_records import import_extensions, tournament_penalties
 from tournaments.models import Session, StaffRole, Table
 from tournaments.policy import check_session_open
 from tournaments.roles import is_referee, table_of, tournament_id_of_game
@@ -69,20 +68,6 @@ class TournamentTables(GamePlace):
     def attach(self, game: Game, place: Any) -> None:
         place.game = game
         place.save(update_fields=["game"])
-
-    def imported(
-        self,
-        actor: Any,
-        game: Game,
-        record: Mapping[str, Any],
-        players: Sequence[Player],
-        substitutes: Sequence[Mapping[str, Any]],
-    ) -> None:
-        import_extensions(actor, game, record, players, substitutes)
-
-    def record_extensions(self, game: Game, seats: Sequence[GameSeat]) -> dict[str, Any]:
-        deducted = tournament_penalties(game, seats)
-        return {"tournament_penalties": deducted} if deducted else {}
 
     def fields(self, game: Game) -> dict[str, Any]:
         table = table_of(game)

@@ -25,7 +25,7 @@ from scoring.engine import (
 )
 from scoring.engine.constants import RECORD_FORMAT
 from scoring.models import Game, GamePenalty, GameSeat, Hand
-from scoring.places import GamePlace, place_of, places_for
+from scoring.places import GamePlace, places_for
 from scoring.policy import policy_for
 from scoring.records import (
     engine_error,
@@ -35,6 +35,7 @@ from scoring.records import (
     stored_game_after_lock,
 )
 from scoring.selectors import chombo_points
+from scoring.signals import record_imported
 from scoring.summary import GameSummary
 
 from ._common import (
@@ -374,7 +375,22 @@ def import_game_record(
             GameSeat.objects.filter(game=game, seat=sub["seat"]).update(player_id=sub["player_id"])
     # What the record says beyond the game (issue 20: the tournament's penalties, substitute
     # registrations) is kept by the app owning it.
-    place_of(game).imported(actor, game, record, players, substitutes)
+    kept = {
+        key
+        for _receiver, keys in record_imported.send(
+            sender=Game,
+            actor=actor,
+            game=game,
+            record=record,
+            players=players,
+            substitutes=substitutes,
+        )
+        for key in keys or ()
+    }
+    if record.get("tournament_penalties") and "tournament_penalties" not in kept:
+        raise ValidationFailed(
+            "Tournament penalties belong to a tournament game.", field="tournament_penalties"
+        )
     if hands and policy_for(game)[0].entry_waits(actor, game):
         # Club play without a referee: the other players confirm an imported record too.
         game.hands.update(confirmed=False)
