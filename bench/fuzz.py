@@ -554,6 +554,10 @@ def operation_examples(world: dict[str, Any]) -> dict[str, dict[str, Any]]:
             "body": {"first_name": "Fuzz0", "last_name": f"Player{tag}", "country": "DE"}
         },
         "PATCH /api/v1/players/{id}/": {"body": {"country": "FR"}},
+        "PATCH /api/v1/registrations/{id}/": {
+            "path": {"id": w["registrations"][12]},
+            "body": {"team": f"Fuzz team {tag}"},
+        },
         "POST /api/v1/registrations/{id}/drop/": {
             "path": {"id": w["registrations"][15]},
             "body": {"reason": "Fuzz: ill"},
@@ -637,6 +641,7 @@ def operation_examples(world: dict[str, Any]) -> dict[str, dict[str, Any]]:
             "body": {"user": w["new_staff"], "role": "referee"}
         },
         "GET /api/v1/tournaments/{slug}/standings/": {"query": {"format": "json"}},
+        "GET /api/v1/tournaments/{slug}/team-standings/": {"query": {"format": "json"}},
     }
 
 

@@ -71,6 +71,10 @@ class Tournament(models.Model):
     signup_approval = models.BooleanField(default=False)
     country_quota = models.PositiveSmallIntegerField(null=True, blank=True)
     country_quota_until = models.DateTimeField(null=True, blank=True)
+    # Team events (issue 32.1, docs/teams.md): registrations belong to a Team; the team
+    # standings sum the members' totals, or only the best `team_counted_members` (None: all).
+    teams_enabled = models.BooleanField(default=False)
+    team_counted_members = models.PositiveSmallIntegerField(null=True, blank=True)
 
     class Meta:
         ordering = ["-starts_on", "name"]
@@ -101,6 +105,27 @@ class StaffRole(models.Model):
         return f"{self.user} ({self.get_role_display()}) at {self.tournament}"
 
 
+class Team(models.Model):
+    """A team of a team event (issue 32.1): its members are registrations; kept apart by
+    seating as a group; ranked in the team standings (tournaments.standings.teams)."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="teams")
+    name = models.CharField(max_length=100)
+    # The team page's address (/t/<slug>/teams/<slug>/); never all digits, which is an id.
+    slug = models.SlugField(max_length=110)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["name", "pk"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "name"], name="unique_team_name"),
+            models.UniqueConstraint(fields=["tournament", "slug"], name="unique_team_slug"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
 def _role_from_flag(kwargs: dict[str, Any]) -> None:
     """Before roles (issue 31) a flag said fill-in: is_substitute=True still registers one."""
     if "is_substitute" in kwargs:
@@ -122,6 +147,9 @@ class Registration(models.Model):
     )
     player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="registrations")
     club_name = models.CharField(max_length=200, blank=True)
+    team = models.ForeignKey(
+        Team, null=True, blank=True, on_delete=models.SET_NULL, related_name="members"
+    )
     role = models.CharField(max_length=10, choices=Role.choices, default=Role.PLAYER)
     # Read-only, kept by the database: the flag of before roles (API, exports, filters).
     is_substitute = models.GeneratedField(

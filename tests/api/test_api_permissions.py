@@ -163,6 +163,7 @@ CASES = [
     Case("table detail", "get", lambda w: f"/api/v1/tables/{w.table.pk}/", ALL_200),
     Case("standings", "get", lambda w: f"{T}/standings/", ALL_200),
     Case("standings as CSV", "get", lambda w: f"{T}/standings/?format=csv", ALL_200),
+    Case("team standings", "get", lambda w: f"{T}/team-standings/", ALL_200),
     Case("ranking preview", "get", lambda w: f"{T}/ranking-preview/", ALL_200),
     Case("penalties", "get", lambda w: f"{T}/penalties/", ALL_200),
     Case(
@@ -350,6 +351,13 @@ CASES = [
         organisers(200),
         body=lambda w: {"reason": "recovered"},
         setup=_dropped,
+    ),
+    Case(
+        "change a registration's team",
+        "patch",
+        lambda w: f"/api/v1/registrations/{w.tournament.registrations.earliest('id').pk}/",
+        organisers(200),
+        body=lambda w: {"team": "Dragons"},
     ),
     Case(
         "register player",
@@ -650,6 +658,7 @@ def test_every_route_is_in_the_matrix() -> None:
         "tournament-penalties",
         "tournament-table-penalties",
         "tournament-standings",
+        "tournament-team-standings",
         "tournament-audit",
         "tournament-ema-export",
         "tournament-ema-validation",

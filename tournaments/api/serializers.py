@@ -67,7 +67,15 @@ class TournamentSerializer(serializers.ModelSerializer):
             "signup_approval",
             "country_quota",
             "country_quota_until",
+            # Team events (issue 32.1).
+            "teams_enabled",
+            "team_counted_members",
         ]
+        extra_kwargs = {
+            "team_counted_members": {
+                "help_text": "Team standings count the best N members of each team; null: all."
+            }
+        }
 
 
 class StaffRoleSerializer(serializers.ModelSerializer):
@@ -97,6 +105,12 @@ class RegistrationSerializer(serializers.ModelSerializer):
     drop_reason = serializers.SerializerMethodField(
         help_text="Why the player was dropped: only for the tournament's organisers, else null."
     )
+    team = serializers.CharField(
+        source="team.name",
+        read_only=True,
+        allow_null=True,
+        help_text="The name of the player's team (issue 32.1), null for none.",
+    )
 
     class Meta:
         model = Registration
@@ -104,6 +118,7 @@ class RegistrationSerializer(serializers.ModelSerializer):
             "id",
             "player",
             "club_name",
+            "team",
             "role",
             "is_substitute",
             "dropped_at",
@@ -410,6 +425,37 @@ class StandingRowSerializer(serializers.ModelSerializer):
         ]
 
 
+class TeamMemberSerializer(serializers.Serializer):
+    player = serializers.IntegerField(source="player_id", help_text="The player's id.")
+    name = serializers.CharField()
+    rank = serializers.IntegerField(
+        allow_null=True, help_text="The player's rank in the standings (null: not ranked)."
+    )
+    total = serializers.IntegerField(help_text="The player's total, in points.")
+    games = serializers.IntegerField()
+    counted = serializers.BooleanField(help_text="Counts for the team's total.")
+
+
+class TeamStandingSerializer(serializers.Serializer):
+    """A row of the team standings (issue 32.1, docs/teams.md)."""
+
+    rank = serializers.IntegerField(
+        allow_null=True, help_text="Null: no member counts (none ranked)."
+    )
+    team = serializers.CharField(source="name", help_text="The team's name.")
+    id = serializers.IntegerField(source="team_id")
+    slug = serializers.CharField(help_text="The team page: /t/{tournament}/teams/{slug}/.")
+    total = serializers.IntegerField(
+        help_text="The counted members' totals added up, in points (all members, or the best "
+        "team_counted_members)."
+    )
+    games = serializers.IntegerField(help_text="Games the counted members played.")
+    tie_break_values = serializers.JSONField(
+        help_text="The tournament's tie-breaks in order (a list), over the counted members' games."
+    )
+    members = TeamMemberSerializer(many=True, help_text="Counted members first, by total.")
+
+
 # The standings JSON without StandingRowSerializer (issue 14.7): every finished game renews the
 # standings, and each web process builds the whole table again for its next reader; through the
 # serializer 600 rows cost ~50 ms of CPU (models built, then 14 fields each through their
@@ -553,6 +599,15 @@ class TournamentSettingsInputSerializer(serializers.Serializer):
         help_text="At most this many players per country until country_quota_until.",
     )
     country_quota_until = serializers.DateTimeField(required=False, allow_null=True)
+    # Team events (issue 32.1, docs/teams.md).
+    teams_enabled = serializers.BooleanField(
+        required=False, help_text="A team event: team standings, team pages, teams seated apart."
+    )
+    team_counted_members = serializers.IntegerField(
+        required=False,
+        allow_null=True,
+        help_text="The team standings count each team's best N members; null: all of them.",
+    )
 
 
 class TournamentInputSerializer(serializers.Serializer):
@@ -611,6 +666,41 @@ class RegistrationInputSerializer(serializers.Serializer):
     )
     is_substitute = serializers.BooleanField(
         default=False, help_text='Without a role: true registers a fill-in (role "fill-in").'
+    )
+    team = serializers.CharField(
+        max_length=100,
+        required=False,
+        allow_blank=True,
+        allow_null=True,
+        help_text="The team's name (issue 32.1): created on first use; empty or null for none.",
+    )
+
+
+class RegistrationUpdateInputSerializer(serializers.Serializer):
+    """PATCH /registrations/{id}/: what is sent changes, the rest stays (organisers)."""
+
+    first_name = serializers.CharField(max_length=100, required=False)
+    last_name = serializers.CharField(max_length=100, required=False)
+    ema_number = serializers.CharField(
+        max_length=8,
+        required=False,
+        allow_null=True,
+        allow_blank=True,
+        validators=[ema_number_validator],
+    )
+    country = serializers.CharField(
+        max_length=2, required=False, allow_blank=True, validators=[country_validator]
+    )
+    club_name = serializers.CharField(max_length=200, required=False, allow_blank=True)
+    role = inline_choice_field(
+        Registration.Role.choices, required=False, help_text="player, fill-in or reserve."
+    )
+    team = serializers.CharField(
+        max_length=100,
+        required=False,
+        allow_blank=True,
+        allow_null=True,
+        help_text="The team's name (issue 32.1): created on first use; empty or null for none.",
     )
 
 

@@ -22,6 +22,7 @@ from .views import (
     TournamentSeatingPlansViewSet,
     TournamentSessionsViewSet,
     TournamentStaffViewSet,
+    TournamentTeamsViewSet,
     TournamentViewSet,
 )
 from .views.referee_calls import (
@@ -41,6 +42,7 @@ TOURNAMENT_RESOURCES = (
     TournamentExportsViewSet,
     TournamentSignUpsViewSet,
     TournamentRefereeCallsViewSet,
+    TournamentTeamsViewSet,
 )
 
 urlpatterns: list[URLPattern | URLResolver] = []

@@ -3,8 +3,9 @@
 Header (case-insensitive, any order; `;` or `,` separated): either `name` ("First Last" or
 "Last, First"; surname particles stay with the surname: "Jan de Vries" is Jan / de Vries) or
 `first_name` and `last_name`; optional `ema_number`, `country`, `club`, `role` (`player`,
-`fill-in` or `reserve`, issue 31; empty is `player`) and `substitute` (yes/no: the column of
-before roles, yes meaning `fill-in`, read when a row gives no role).
+`fill-in` or `reserve`, issue 31; empty is `player`), `substitute` (yes/no: the column of
+before roles, yes meaning `fill-in`, read when a row gives no role) and `team` (the team's
+name, created on first use: issue 32.1).
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from core.names import fold, split_name
 from core.players import clean_country, clean_ema_number, clean_name
 from tournaments.models import Registration, Tournament
 from tournaments.spreadsheet import csv_read_error
+from tournaments.standings.cache import touch as touch_standings
 
 from ._common import require_organiser
 from .registration import (
@@ -33,6 +35,7 @@ from .registration import (
     find_or_create_player,
     registration_snapshot,
 )
+from .teams import clean_team_name, team_named
 
 ALIASES = {
     "name": "name",
@@ -53,6 +56,8 @@ ALIASES = {
     "club_name": "club",
     "substitute": "substitute",
     "role": "role",
+    "team": "team",
+    "team_name": "team",
 }
 TRUE = {"1", "yes", "y", "true", "x"}
 MAX_ROWS = 2000
@@ -201,6 +206,7 @@ def import_registrations_csv(*, actor: Any, tournament: Tournament, text: str) -
             club = rec.get("club", "")
             if len(club) > CLUB_NAME_MAX:
                 raise ValidationFailed(f"At most {CLUB_NAME_MAX} characters.", field="club")
+            team = clean_team_name(rec.get("team"))
             if ema is not None:
                 if ema in seen_ema:
                     raise ValidationFailed(
@@ -219,6 +225,7 @@ def import_registrations_csv(*, actor: Any, tournament: Tournament, text: str) -
                 "country": country,
                 "club": club,
                 "role": role,
+                "team": team,
             }
         )
     if errors:
@@ -296,6 +303,7 @@ def import_registrations_csv(*, actor: Any, tournament: Tournament, text: str) -
                 player=player,
                 club_name=item["club"],
                 role=item["role"],
+                team=team_named(tournament, item["team"]),
             )
             by_player[player.pk] = registration
             by_name.setdefault(key, []).append(registration)
@@ -306,4 +314,6 @@ def import_registrations_csv(*, actor: Any, tournament: Tournament, text: str) -
             "already_registered": result.already_registered,
             "possible_duplicates": result.possible_duplicates,
         }
+    if any(item["team"] for item in cleaned):
+        touch_standings(tournament.pk)  # the team standings list the new members
     return result

@@ -17,6 +17,7 @@ from tournaments.standings.cache import touch as touch_standings
 from tournaments.standings.tasks import enqueue_recompute
 
 from ._common import require_organiser
+from .teams import clean_team_name, remove_empty_teams, team_label, team_named
 
 CLUB_NAME_MAX = Registration._meta.get_field("club_name").max_length or 200
 
@@ -30,6 +31,7 @@ def registration_snapshot(r: Registration) -> dict[str, Any]:
         "ema_number": r.player.ema_number,
         "country": r.player.country,
         "club_name": r.club_name,
+        "team": team_label(r),
         "role": r.role,
         "dropped_at": r.dropped_at,
         "drop_reason": r.drop_reason,
@@ -84,14 +86,17 @@ def register_player(
     role: str | None = None,
     is_substitute: bool = False,
     player: Player | None = None,
+    team: str = "",
 ) -> Registration:
     """Register a player: an existing `player`, the one holding `ema_number`, or a new one.
 
     `role` (issue 31): "player" (ranked), "fill-in" (plays every session to complete the
     tables, never ranked) or "reserve" (on standby: seated only in place of a player, EMA 2025
-    7.3). `is_substitute=True` without a role is the fill-in of before roles."""
+    7.3). `is_substitute=True` without a role is the fill-in of before roles. `team`: the
+    team's name (created on first use, issue 32.1), "" for none."""
     require_organiser(actor, tournament)
     check_open_for_registration(tournament)
+    team_name = clean_team_name(team)
     role = clean_role(role if role is not None else ("fill-in" if is_substitute else "player"))
     club_name = " ".join(str(club_name or "").split())
     if len(club_name) > CLUB_NAME_MAX:
@@ -113,9 +118,15 @@ def register_player(
         created=True,
     ) as audit:
         registration = Registration.objects.create(
-            tournament=tournament, player=player, club_name=club_name, role=role
+            tournament=tournament,
+            player=player,
+            club_name=club_name,
+            role=role,
+            team=team_named(tournament, team_name),
         )
         audit.obj = registration
+    if team_name:
+        touch_standings(tournament.pk)  # the team standings list the new member
     return registration
 
 
@@ -283,6 +294,7 @@ def withdraw_registration(*, actor: Any, registration: Registration, reason: str
     ) as audit:
         pk, tournament_id = registration.pk, registration.tournament_id
         registration.delete()
+        remove_empty_teams(tournament_id)
         audit.object_id = pk
         audit.tournament_id = tournament_id
         audit.after = None
@@ -293,16 +305,19 @@ REGISTRATION_FIELDS = ("first_name", "last_name", "ema_number", "country", "club
 
 @transaction.atomic
 def update_registration(*, actor: Any, registration: Registration, **changes: Any) -> Registration:
-    """Correct a registration: the player's name, EMA number and country, the club shown, and
-    the role (issue 31; `is_substitute` true or false is the fill-in or player role of before
-    roles). Unchanged values are left alone; all or nothing."""
+    """Correct a registration: the player's name, EMA number and country, the club shown, the
+    role (issue 31; `is_substitute` true or false is the fill-in or player role of before
+    roles) and the team (its name, created on first use; "" for none: issue 32.1). Unchanged
+    values are left alone; all or nothing."""
 
     require_organiser(actor, registration.tournament_id)
-    unknown = sorted(set(changes) - {*REGISTRATION_FIELDS, "role", "is_substitute"})
+    unknown = sorted(set(changes) - {*REGISTRATION_FIELDS, "role", "is_substitute", "team"})
     if unknown:
         raise ValidationFailed(f"{unknown[0]} cannot be changed here.", field=unknown[0])
     registration = (
-        Registration.objects.select_for_update().select_related("player").get(pk=registration.pk)
+        Registration.objects.select_for_update(of=("self",))
+        .select_related("player", "team")
+        .get(pk=registration.pk)
     )
     player = Player.objects.select_for_update().get(pk=registration.player_id)
     registration.player = player
@@ -335,11 +350,16 @@ def update_registration(*, actor: Any, registration: Registration, **changes: An
             if flag or registration.role == Registration.Role.FILL_IN:
                 # A reserve stays one when a form of before roles says "not a fill-in".
                 registration.role = Registration.Role.FILL_IN if flag else Registration.Role.PLAYER
+        if "team" in changes:
+            name = clean_team_name(changes["team"])
+            if name.casefold() != team_label(registration).casefold():
+                registration.team = team_named(registration.tournament_id, name)
         if registration_snapshot(registration) == audit.before:
             audit.discard()
             return registration  # nothing changed: nothing to save or audit
         player.save(update_fields=["first_name", "last_name", "ema_number", "country"])
-        registration.save(update_fields=["club_name", "role"])
+        registration.save(update_fields=["club_name", "role", "team"])
+        remove_empty_teams(registration.tournament_id)
 
     # The standings (here and in the player's other tournaments) show the name and number.
     touch_standings(

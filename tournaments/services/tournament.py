@@ -17,10 +17,12 @@ from core.validation import parse_date, slug_from
 from scoring.models import Game
 from scoring.validation import check_rules
 from tournaments.models import StaffRole, Tournament, default_time_zone
+from tournaments.standings.cache import touch as touch_standings
 from tournaments.standings.ranking import TIE_BREAKS
 from tournaments.standings.tasks import enqueue_recompute
 
 from ._common import require_organiser, user_or_none
+from .teams import clean_counted_members
 
 
 def tournament_snapshot(t: Tournament) -> dict[str, Any]:
@@ -40,6 +42,8 @@ def tournament_snapshot(t: Tournament) -> dict[str, Any]:
         "qualification_only": t.qualification_only,
         "time_zone": t.time_zone,
         **{name: getattr(t, name) for name in SIGN_UP_SETTINGS},
+        "teams_enabled": t.teams_enabled,
+        "team_counted_members": t.team_counted_members,
     }
 
 
@@ -181,6 +185,9 @@ UPDATABLE = (
     "rule_overrides",
     "time_zone",
     *SIGN_UP_SETTINGS,
+    # Team events (issue 32.1).
+    "teams_enabled",
+    "team_counted_members",
 )
 
 
@@ -260,6 +267,10 @@ def update_tournament(*, actor: Any, tournament: Tournament, **changes: Any) -> 
         if "time_zone" in changes:
             tournament.time_zone = clean_time_zone(changes["time_zone"])
         _apply_sign_up_settings(tournament, changes)
+        if "teams_enabled" in changes:
+            tournament.teams_enabled = bool(changes["teams_enabled"])
+        if "team_counted_members" in changes:
+            tournament.team_counted_members = clean_counted_members(changes["team_counted_members"])
         if "ruleset" in changes or "rule_overrides" in changes:
             ruleset = changes.get("ruleset", tournament.ruleset)
             overrides = changes.get("rule_overrides", tournament.rule_overrides)
@@ -281,6 +292,8 @@ def update_tournament(*, actor: Any, tournament: Tournament, **changes: Any) -> 
         ):
             # Issue 15: the standings (ranks, tie-break values) and the EMA report follow at once.
             enqueue_recompute(tournament.pk)
+        elif any(k in changes for k in ("teams_enabled", "team_counted_members")):
+            touch_standings(tournament.pk)  # the team standings are computed as they are read
     return tournament
 
 

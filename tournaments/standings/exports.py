@@ -10,6 +10,7 @@ from tournaments.spreadsheet import SafeCsvWriter
 
 from .ranking import tie_breaks_of
 from .selectors import session_numbers, standings_for
+from .teams import team_standings
 
 
 def thousands(points: int | None) -> str:
@@ -85,6 +86,42 @@ def standings_csv(tournament: Tournament) -> str:
                 "yes" if row.disqualified else "no",  # EMA 2025 6.12: shown, not ranked
                 row.role,
                 "yes" if row.substituted else "no",  # EMA 2025 7.3
+            ]
+        )
+    return out.getvalue()
+
+
+def team_standings_csv(tournament: Tournament) -> str:
+    """One row per team (issue 32.1): rank, team, total (in points), games, tie-break values,
+    the members counted ("Name (total)", best first) and those not counted."""
+    rows = team_standings(tournament)
+    try:
+        tie_breaks = tie_breaks_of(tournament.tie_breaks)
+    except ValueError:
+        tie_breaks = ()
+    out = io.StringIO()
+    writer = SafeCsvWriter(out, quoting=csv.QUOTE_ALL, lineterminator="\n")  # issue 16.1
+    writer.writerow(
+        [
+            "Rank",
+            "Team",
+            "Total",
+            "Games",
+            *[tie_break_header(t) for t in tie_breaks],
+            "Counted members",
+            "Other members",
+        ]
+    )
+    for team in rows:
+        writer.writerow(
+            [
+                team.rank if team.rank is not None else "",
+                team.name,
+                team.total,
+                team.games,
+                *["" if v is None else v for v in team.tie_break_values],
+                "; ".join(f"{m.name} ({m.total})" for m in team.members if m.counted),
+                "; ".join(f"{m.name} ({m.total})" for m in team.members if not m.counted),
             ]
         )
     return out.getvalue()

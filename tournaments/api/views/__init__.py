@@ -8,6 +8,7 @@ from .registrations import RegistrationViewSet, TournamentRegistrationsViewSet
 from .seating import SeatingPlanViewSet, TournamentSeatingPlansViewSet
 from .sessions import SessionViewSet, TableViewSet, TournamentSessionsViewSet
 from .staff import TournamentStaffViewSet
+from .teams import TournamentTeamsViewSet
 from .tournaments import TournamentViewSet
 
 __all__ = [
@@ -22,5 +23,6 @@ __all__ = [
     "TournamentSeatingPlansViewSet",
     "TournamentSessionsViewSet",
     "TournamentStaffViewSet",
+    "TournamentTeamsViewSet",
     "TournamentViewSet",
 ]

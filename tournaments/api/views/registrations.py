@@ -23,6 +23,7 @@ from tournaments.api.serializers import (
     RegistrationImportInputSerializer,
     RegistrationInputSerializer,
     RegistrationSerializer,
+    RegistrationUpdateInputSerializer,
 )
 from tournaments.api.views.common import (
     WRITE_ERRORS,
@@ -53,7 +54,7 @@ class TournamentRegistrationsViewSet(TournamentResource):
     def registrations(self, request: Request, slug: str) -> Response:
         tournament = self.get_object()
         if request.method == "GET":
-            rows = tournament.registrations.select_related("player")
+            rows = tournament.registrations.select_related("player", "team")
             return Response(
                 RegistrationSerializer(
                     rows, many=True, context=drop_reason_context(request, tournament)
@@ -109,7 +110,7 @@ class RegistrationViewSet(_PermissionsByAction, mixins.RetrieveModelMixin, Servi
     def get_queryset(self) -> QuerySet[Registration]:
         return Registration.objects.filter(
             tournament__in=visible_tournaments(self.request.user).values("pk")
-        ).select_related("player", "tournament")
+        ).select_related("player", "tournament", "team")
 
     def private_view(self, registration: Registration) -> dict:
         context = drop_reason_context(self.request, registration.tournament)
@@ -118,6 +119,23 @@ class RegistrationViewSet(_PermissionsByAction, mixins.RetrieveModelMixin, Servi
     @extend_schema(summary="One registration (the drop reason only for organisers)")
     def retrieve(self, request: Request, pk: str) -> Response:
         return Response(self.private_view(self.get_object()))
+
+    @extend_schema(
+        summary="Correct a registration or change its team (organisers)",
+        description="Only the fields sent change. `team` is the team's name (issue 32.1): "
+        "created on first use, empty or null for none; a team left without members is "
+        "removed.",
+        request=RegistrationUpdateInputSerializer,
+        responses={200: RegistrationSerializer, **WRITE_ERRORS},
+    )
+    def partial_update(self, request: Request, pk: str) -> Response:
+        registration = self.get_object()
+        data = parse(RegistrationUpdateInputSerializer, request)
+        if "ema_number" in data:
+            data["ema_number"] = data["ema_number"] or None
+        services.update_registration(actor=request.user, registration=registration, **data)
+        registration = self.get_queryset().get(pk=registration.pk)
+        return Response(self.private_view(registration))
 
     @extend_schema(
         summary="Drop a player from the tournament (organisers)",
