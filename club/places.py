@@ -1,5 +1,7 @@
-"""Club games are played at club nights: what scoring's game services, pages and API need to
-know of them (scoring.places). Who may write a club game, and when: club.policy."""
+"""Club games are played at club nights: what pages call a night's game, and which club games
+a player's start page lists (`night_labels`, `playing_club_games`; config.places shows them on
+scoring's pages); what scoring's game services and API need to know of nights
+(scoring.places). Who may write a club game, and when: club.policy."""
 
 from __future__ import annotations
 
@@ -19,8 +21,9 @@ from core.errors import PermissionDenied
 from core.models import Player
 from core.roles import player_of
 from scoring.models import Game
-from scoring.places import GamePlace, PlaceLabels
+from scoring.places import GamePlace
 from scoring.policy import game_relations
+from scoring.selectors import PlaceLabels
 
 
 class ClubNights(GamePlace):
@@ -70,27 +73,29 @@ class ClubNights(GamePlace):
             "club": django_filters.CharFilter(field_name="club_game__night__club__slug"),
         }
 
-    def labels(self, game: Game) -> PlaceLabels:
-        night = night_of(game)
-        if night is None:
-            return super().labels(game)
-        detail = [formats.localize(night.date), game.ruleset]
-        if not game.confirmed:
-            detail.append(_("hands to confirm"))
-        return PlaceLabels(heading=str(night), line=night.club.name, detail=" · ".join(detail))
 
-    def home_games(self, user: Any) -> dict[str, list[Game]]:
-        """Club games where the user sits: running, or with hands waiting for confirmation."""
-        me = player_of(user)
-        if me is None:
-            return {"club_games": []}
-        return {
-            "club_games": list(
-                Game.objects.filter(club_game__isnull=False, seats__player=me)
-                .filter(Q(status=Game.Status.IN_PROGRESS) | Q(confirmed=False))
-                .select_related(*game_relations())  # what labels reads
-                .prefetch_related("seats__player")
-                .order_by("-club_game__night__date", "pk")
-                .distinct()
-            )
-        }
+def night_labels(game: Game) -> PlaceLabels | None:
+    """What pages call the club night `game` is played at (None: not a club game)."""
+    night = night_of(game)
+    if night is None:
+        return None
+    detail = [formats.localize(night.date), game.ruleset]
+    if not game.confirmed:
+        detail.append(_("hands to confirm"))
+    return PlaceLabels(heading=str(night), line=night.club.name, detail=" · ".join(detail))
+
+
+def playing_club_games(user: Any) -> list[Game]:
+    """The start page's club games: where the user sits, running or with hands waiting for
+    confirmation."""
+    me = player_of(user)
+    if me is None:
+        return []
+    return list(
+        Game.objects.filter(club_game__isnull=False, seats__player=me)
+        .filter(Q(status=Game.Status.IN_PROGRESS) | Q(confirmed=False))
+        .select_related(*game_relations())  # what night_labels reads
+        .prefetch_related("seats__player")
+        .order_by("-club_game__night__date", "pk")
+        .distinct()
+    )

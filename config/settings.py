@@ -117,6 +117,8 @@ TEMPLATES = [
                 "django.contrib.messages.context_processors.messages",
                 "core.offline_user.context",
             ],
+            # Where a game is played, as the apps owning it say (scoring's pages load it).
+            "libraries": {"places": "config.places"},
         },
     },
 ]

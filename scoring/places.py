@@ -10,15 +10,16 @@ a game and when; nothing here is asked while a hand is written):
   `places`), who may create one there (`check_create`), whether the place is free and open
   (`place_taken`, `check_place_open`), the game the seating made there for an import to fill
   (`seated_game`, `check_fill`), the link (`attach`), a club's house rules (`house_rules`);
-- what the game API shows of the place (`fields`, `filters`, `stamp`) and what scoring's pages
-  call it (`labels`, `home_games`, `offers_reopen`); a tournament's substitutes (EMA 2025 7.3,
-  `seat_substitute`).
+- what the game API shows of the place (`fields`, `filters`, `stamp`); a tournament's
+  substitutes (EMA 2025 7.3, `seat_substitute`).
+
+What pages call a place, and which games the referee start page lists, the apps render
+themselves (config.places).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from django.db.models import QuerySet
@@ -34,19 +35,6 @@ if TYPE_CHECKING:
 PLACE_FIELDS = ("tournament", "session", "table", "table_number", "club_night")
 
 
-@dataclass(frozen=True)
-class PlaceLabels:
-    """What pages call where a game is played, as the app owning it says (`labels`): `title`,
-    a table's short name ("Table 3"; empty where the place has none: a club night);
-    `heading`, the whole place ("Hamburg Open · Session 1, table 3"; the club night); and on
-    the referee start page a `line` and its `detail`. Empty for a game no app claims."""
-
-    title: str = ""
-    heading: str = ""
-    line: str = ""
-    detail: str = ""
-
-
 class GamePlace:
     """One app's places. Subclasses override what their places need."""
 
@@ -55,8 +43,6 @@ class GamePlace:
     # The values (paths from Game) that change what the game API shows of its place: the
     # cached answer of `GET /games/<id>/` is kept per game version and these.
     stamp: tuple[str, ...] = ()
-    # Whether the entry page offers to reopen a finished game (a tournament table's).
-    offers_reopen = False
     # Whether one of its places holds one game only (a tournament table).
     one_game_per_place = False
 
@@ -108,15 +94,6 @@ class GamePlace:
     def filters(self) -> dict[str, Any]:
         """The game API's list filters by place, by query parameter (`tournament`, `session`;
         `club_night`, `club`): django_filters filters on Game."""
-        return {}
-
-    def labels(self, game: Game) -> PlaceLabels:
-        """What pages call `game`'s place (read with the policy's `relations`: no query)."""
-        return PlaceLabels()
-
-    def home_games(self, user: Any) -> dict[str, list[Game]]:
-        """The games the referee start page (`/games/`) lists for `user`, by the name the page
-        shows them under (`games`: tournament tables to referee; `club_games`)."""
         return {}
 
     def seat_substitute(

@@ -267,13 +267,18 @@ SITUATION_FLAGS = (
 )
 
 
-def home_games(user: Any) -> dict[str, list[Game]]:
-    """The referee start page's games, by the name it lists them under, as each app lists
-    its own (scoring.places.GamePlace.home_games: tournament tables, club games)."""
-    found: dict[str, list[Game]] = {}
-    for place in all_places():
-        found.update(place.home_games(user))
-    return found
+@dataclass(frozen=True)
+class PlaceLabels:
+    """What pages call where a game is played, as the app owning it says (tournaments.places,
+    club.places; config.places hands it to the templates): `title`, a table's short name
+    ("Table 3"; empty where the place has none: a club night); `heading`, the whole place
+    ("Hamburg Open · Session 1, table 3"; the club night); and on the referee start page a
+    `line` and its `detail`. Empty for a game no app claims."""
+
+    title: str = ""
+    heading: str = ""
+    line: str = ""
+    detail: str = ""
 
 
 @dataclass(frozen=True)

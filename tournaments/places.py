@@ -1,5 +1,7 @@
-"""Tournament games are played at tables: what scoring's game services, pages and API need to
-know of them (scoring.places). Who may write a table's game, and when: tournaments.policy."""
+"""Tournament games are played at tables: what pages call a table's game, and which games a
+referee's start page lists (`table_labels`, `refereed_games`; config.places shows them on
+scoring's pages); what scoring's game services and API need to know of tables
+(scoring.places). Who may write a table's game, and when: tournaments.policy."""
 
 from __future__ import annotations
 
@@ -15,8 +17,9 @@ from core.errors import PermissionDenied
 from core.models import Player
 from core.roles import is_site_admin
 from scoring.models import Game
-from scoring.places import GamePlace, PlaceLabels
+from scoring.places import GamePlace
 from scoring.policy import game_relations
+from scoring.selectors import PlaceLabels
 from tournaments.models import Session, StaffRole, Table
 from tournaments.policy import check_session_open
 from tournaments.roles import is_referee, table_of, tournament_id_of_game
@@ -34,7 +37,6 @@ class TournamentTables(GamePlace):
         "table__session__number",
         "table__number",
     )
-    offers_reopen = True
     one_game_per_place = True
 
     def owns(self, game: Game) -> bool:
@@ -88,44 +90,6 @@ class TournamentTables(GamePlace):
             "session": django_filters.NumberFilter(field_name="table__session_id", **ID_BOUNDS),
         }
 
-    def labels(self, game: Game) -> PlaceLabels:
-        table = table_of(game)
-        if table is None:
-            return super().labels(game)
-        session = table.session
-        title = _("Table %(number)s") % {"number": table.number}
-        where = _("Session %(s)s, table %(t)s") % {"s": session.number, "t": table.number}
-        return PlaceLabels(
-            title=title,
-            heading=f"{session.tournament.name} · {where}",
-            line=title,
-            detail=f"{session.tournament.name} · "
-            + _("Session %(number)s") % {"number": session.number},
-        )
-
-    def home_games(self, user: Any) -> dict[str, list[Game]]:
-        """In-progress games of the running sessions of the tournaments where the user
-        referees (issue 15: tables of sessions not started or closed take no scores)."""
-        games = Game.objects.filter(
-            status=Game.Status.IN_PROGRESS,
-            table__isnull=False,
-            table__session__status=Session.Status.RUNNING,
-        )
-        if not is_site_admin(user):
-            tournament_ids = StaffRole.objects.filter(user_id=user.pk).values_list(
-                "tournament_id", flat=True
-            )
-            games = games.filter(table__session__tournament_id__in=list(tournament_ids))
-        return {
-            "games": list(
-                games.select_related(*game_relations())  # what labels reads
-                .prefetch_related("seats__player")
-                .order_by(
-                    "table__session__tournament__name", "table__session__number", "table__number"
-                )
-            )
-        }
-
     def seat_substitute(
         self,
         *,
@@ -146,3 +110,47 @@ class TournamentTables(GamePlace):
             from_=from_,
             expected_version=expected_version,
         )
+
+
+def table_labels(game: Game) -> PlaceLabels | None:
+    """What pages call the table `game` is played at (None: not a table's game). Read with
+    the policy's relations (scoring loads them with the game): no query."""
+    table = table_of(game)
+    if table is None:
+        return None
+    session = table.session
+    title = _("Table %(number)s") % {"number": table.number}
+    where = _("Session %(s)s, table %(t)s") % {"s": session.number, "t": table.number}
+    return PlaceLabels(
+        title=title,
+        heading=f"{session.tournament.name} · {where}",
+        line=title,
+        detail=f"{session.tournament.name} · "
+        + _("Session %(number)s") % {"number": session.number},
+    )
+
+
+def offers_reopen(game: Game) -> bool:
+    """A finished table's game may be reopened from its entry page (by its referees)."""
+    return table_of(game) is not None
+
+
+def refereed_games(user: Any) -> list[Game]:
+    """The referee start page's tables: in-progress games of the running sessions of the
+    tournaments where the user referees (issue 15: tables of sessions not started or closed
+    take no scores)."""
+    games = Game.objects.filter(
+        status=Game.Status.IN_PROGRESS,
+        table__isnull=False,
+        table__session__status=Session.Status.RUNNING,
+    )
+    if not is_site_admin(user):
+        tournament_ids = StaffRole.objects.filter(user_id=user.pk).values_list(
+            "tournament_id", flat=True
+        )
+        games = games.filter(table__session__tournament_id__in=list(tournament_ids))
+    return list(
+        games.select_related(*game_relations())  # what table_labels reads
+        .prefetch_related("seats__player")
+        .order_by("table__session__tournament__name", "table__session__number", "table__number")
+    )

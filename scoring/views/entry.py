@@ -21,9 +21,7 @@ from scoring.forms import (
     ReasonForm,
 )
 from scoring.models import Game
-from scoring.places import place_of
 from scoring.selectors import (
-    home_games,
     offers_time_signal,
     table_state,
     waiting_entry,
@@ -39,8 +37,8 @@ from .common import _game_for_editing, locked_message, time_signal_state
 
 @login_required
 def referee_home(request: HttpRequest) -> HttpResponse:
-    # Each app lists its games (scoring.places): tournament tables, club games.
-    return render(request, "scoring/referee_home.html", home_games(request.user))
+    # Each app lists its own games (config.places: tournament tables, club games).
+    return render(request, "scoring/referee_home.html")
 
 
 def _entry_context(
@@ -63,7 +61,6 @@ def _entry_context(
         "last_hand": state.hands[-1] if state.hands else None,
         "locked": locked_message(user, game) if user is not None else None,
         "on_time": time_signal_state(user, game) if user is not None else None,
-        "offers_reopen": place_of(game).offers_reopen,
         **extra,
     }
 
