@@ -7,7 +7,7 @@ Views and API call these; none of them replays a game the database already holds
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -16,7 +16,7 @@ from django.utils.translation import gettext as _
 
 from core.roles import is_site_admin, player_of
 from scoring.engine import RecordError, Ruleset, load_ruleset, replay
-from scoring.models import Game, GamePenalty, GameSeat
+from scoring.models import Game, GamePenalty, GameSeat, Hand
 from scoring.places import all_places
 from scoring.policy import game_relations, visible_filter
 from scoring.records import StoredGame, game_record, stored_rows_annotations
@@ -124,11 +124,16 @@ def game_detail_key(user: Any, pk: Any) -> str | None:
     return "game-detail:" + hashlib.sha256(stamp_of).hexdigest()
 
 
-def game_for_answer(pk: Any) -> Game | None:
-    """Game `pk` with what its policy reads (a write's answer, the referee pages), or None."""
+def game_for_answer(pk: Any, *, rows: bool = False) -> Game | None:
+    """Game `pk` with what its policy reads (a write's answer, the referee pages), or None.
+    With `rows`, its seats and hands come in the same query where the database can (read them
+    with scoring.records.stored_game_from)."""
     if pk is None:
         return None
-    return Game.objects.select_related(*game_relations()).filter(pk=pk).first()
+    games = Game.objects.select_related(*game_relations())
+    if rows:
+        games = games.annotate(**stored_rows_annotations())
+    return games.filter(pk=pk).first()
 
 
 def games_for_writes() -> QuerySet[Game]:
@@ -153,13 +158,23 @@ def hands_played(game: Game) -> int:
     return game.hands.count()
 
 
-def waiting_hands(user: Any, game: Game, state: TableState) -> list[dict[str, Any]]:
+def waiting_hands(
+    user: Any, game: Game, state: TableState, *, hands: Sequence[Hand] | None = None
+) -> list[dict[str, Any]]:
     """Club play without a referee: hands waiting for confirmation, and whether `user` (a
-    seated player who did not enter it and has not confirmed yet) may confirm each."""
+    seated player who did not enter it and has not confirmed yet) may confirm each. `hands`:
+    the game's hands already read (a write's answer), else the unconfirmed ones are read."""
+    unconfirmed = (
+        [h for h in hands if not h.confirmed]
+        if hands is not None
+        else list(game.hands.filter(confirmed=False).order_by("number"))
+    )
+    if not unconfirmed:
+        return []
     me = player_of(user)
     seated = me is not None and game.seats.filter(player=me).exists()
     rows = []
-    for hand in game.hands.filter(confirmed=False).order_by("number"):
+    for hand in unconfirmed:
         summary = state.hands[hand.number]["summary"] if hand.number < len(state.hands) else ""
         rows.append(
             {

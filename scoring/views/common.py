@@ -23,8 +23,8 @@ from scoring.selectors import (
 from scoring.services._common import require_open_session
 
 
-def _game_for_editing(request: HttpRequest, game_id: int) -> Game:
-    game = game_for_answer(game_id)
+def _game_for_editing(request: HttpRequest, game_id: int, *, rows: bool = False) -> Game:
+    game = game_for_answer(game_id, rows=rows)
     if game is None:
         raise Http404("No such game.")
     if not can_edit_game(request.user, game):

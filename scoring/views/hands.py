@@ -21,6 +21,7 @@ from scoring.forms import (
     ReasonForm,
 )
 from scoring.models import Game
+from scoring.records import StoredGame, stored_game_from
 from scoring.selectors import (
     TableState,
     chombo_points,
@@ -39,7 +40,7 @@ from scoring.services import (
 )
 from scoring.tiles import TileError
 
-from .common import _apply_error, _game_for_editing, locked_message
+from .common import _apply_error, _game_for_editing, locked_message, time_signal_state
 from .entry import _entry_context
 from .finish import _game_action_with_reason
 
@@ -114,8 +115,9 @@ def _preview_context(
 def game_add_hand(request: HttpRequest, game_id: int) -> HttpResponse:
     """Save a hand through the one hand-entry path (scoring.services.enter_hand): one replay,
     one evaluation of the typed tiles, whose mismatches come back as warnings."""
-    game = _game_for_editing(request, game_id)
-    state = table_state(game)
+    # The seats and hands the form needs come with the game (one round trip, issue 33.4).
+    game = _game_for_editing(request, game_id, rows=True)
+    state = table_state(game, stored=stored_game_from(game))
     form = HandEntryForm(
         request.POST,
         players=state.players,
@@ -150,26 +152,41 @@ def game_add_hand(request: HttpRequest, game_id: int) -> HttpResponse:
     if request.headers.get("X-Hanchan-Swap") == "1":
         # Issue 33: the phone swaps the saved table in (static/js/offline.js): one request,
         # no redirect and no whole page load.
-        return _saved_swap(request, game.pk)
+        return _saved_swap(request, entry.game)
     return redirect("scoring:entry", game_id=game.pk)
 
 
-def _saved_swap(request: HttpRequest, game_id: int) -> HttpResponse:
+def _saved_swap(request: HttpRequest, game: Game) -> HttpResponse:
     """Confirm's answer to the phone: while the game goes on, only what a saved hand changes
     (scoreboard, hand list, waiting hands, actions, the new expected_version: a small fragment,
     far less to render than the page and its form); once the game is over, finished or locked,
-    the whole entry page as game_entry renders it (its shape changes)."""
-    game = _game_for_editing(request, game_id)
-    context = _entry_context(game, user=request.user)
-    context["waiting"] = waiting_hands(request.user, game, context["state"])
+    the whole entry page as game_entry renders it (its shape changes).
+
+    `game` is the one enter_hand wrote and answers with (its seats and hands loaded): nothing
+    is read again but whether the session still takes scores (issue 33.4: the saved table
+    was read twice per Confirm)."""
+    stored = StoredGame(seats=list(game.seats.all()), hands=list(game.hands.all()), penalties=[])
+    state = table_state(game, stored=stored)
+    locked = locked_message(request.user, game)
     if (
         game.status == Game.Status.FINISHED
         or game.entry == Game.Entry.FINAL_SCORES
-        or context["state"].over
-        or context["locked"]
+        or state.over
+        or locked
     ):
+        context = _entry_context(game, user=request.user)
+        context["waiting"] = waiting_hands(request.user, game, context["state"])
         context["waiting_entry"] = waiting_entry(request.user, game)
         return render(request, "scoring/entry.html", context)
+    context = {
+        "game": game,
+        "state": state,
+        "offers_time_signal": offers_time_signal(state),
+        "waiting": waiting_hands(request.user, game, state, hands=stored.hands),
+        "last_hand": state.hands[-1] if state.hands else None,
+        "locked": None,
+        "on_time": time_signal_state(request.user, game),
+    }
     return render(request, "scoring/_entry_swap.html", context)
 
 

@@ -8,7 +8,9 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from scoring.models import Game
@@ -46,6 +48,21 @@ def test_confirm_swap_answers_a_fragment_and_prg_is_unchanged(
     )
     game.refresh_from_db()
     assert game.version == 2 and game.hands.count() == 2
+
+
+def test_confirm_swap_reads_the_game_once(referee_client: Client, game: Game) -> None:
+    """Issue 33.4: the answer is built from the game enter_hand wrote (its seats and hands
+    loaded): after the write nothing of the game is read again (it read game, seats and hands
+    a second time)."""
+    url = reverse("scoring:add_hand", args=[game.pk])
+    with CaptureQueriesContext(connection) as captured:
+        swap = referee_client.post(url, _dealer_tenpai_draw(0), HTTP_X_HANCHAN_SWAP="1")
+    assert swap.status_code == 200 and "Hand saved." in swap.content.decode()
+    sql = [q["sql"] for q in captured.captured_queries]
+    audit = max(i for i, text in enumerate(sql) if text.startswith('INSERT INTO "club_auditentry"'))
+    game_tables = ('"scoring_game"', '"scoring_gameseat"', '"scoring_hand"', '"club_player"')
+    reread = [text for text in sql[audit + 1 :] if any(t in text for t in game_tables)]
+    assert reread == []
 
 
 def test_confirm_swap_answers_the_whole_page_once_the_game_is_over(
