@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from dataclasses import replace
 from functools import partial
 from typing import Any
 
@@ -16,10 +17,11 @@ from core.models import Player
 from scoring.models import Game, GameSeat, Hand
 from tournaments.models import Registration, Seat, SeatingPlan, Session, Tournament
 from tournaments.seating import SeatingError, parse_plan_csv, quality
+from tournaments.seating.quality import group_pairs
 from tournaments.selectors import planned_registrations, table_size
 
 from ._common import require_organiser, require_task_queue, user_or_none
-from .seating_build import check_field, field_counts
+from .seating_build import TEAM, check_field, field_counts
 from .sessions import _check_seatable, check_tables, replace_tables, session_snapshot
 from .tasks import generate_seating_plan
 
@@ -150,6 +152,19 @@ def reseat_from_session(*, actor: Any, session: Session, seed: int = 0) -> Seati
     )
 
 
+def _uploaded_quality(
+    tournament: Tournament, registrations: list[Registration], indices: list[Any]
+) -> dict[str, Any]:
+    """An uploaded plan's quality; in a team event (issue 32.1) with the pairs of team mates
+    it seats at one table, for the organiser to see before applying it."""
+    report = quality(indices)
+    if tournament.teams_enabled:
+        teams = {i: f"{TEAM}{r.team_id}" for i, r in enumerate(registrations) if r.team_id}
+        found, least = group_pairs(indices, teams)
+        report = replace(report, group_pairs=found, group_pairs_least=least)
+    return report.to_dict()
+
+
 @transaction.atomic
 def upload_seating_plan(*, actor: Any, tournament: Tournament, text: str) -> SeatingPlan:
     """A plan from CSV (tournaments.seating.parse_plan_csv): player numbers are 1-based
@@ -173,7 +188,7 @@ def upload_seating_plan(*, actor: Any, tournament: Tournament, text: str) -> Sea
             status=SeatingPlan.Status.DONE,
             progress=1.0,
             plan=[[[registrations[i].pk for i in t] for t in r] for r in indices],
-            quality=quality(indices).to_dict(),
+            quality=_uploaded_quality(tournament, registrations, indices),
             basis={"field": counts},
             options={
                 "from_session": tournament.sessions.filter(status=Session.Status.CLOSED).count() + 1

@@ -6,7 +6,8 @@ order, as registration ids, dropped players included, so a re-plan from session 
 pairs of sessions 1..k-1 and the quality report covers the whole tournament. Tables hold 4
 players, or 3 under three-player rules (WDMC 2019 5.1). Swiss seats the next session from the
 standings with ``tournaments.seating.swiss_session``, the function ``manage.py seating_swiss``
-serves; groups (``separate_by``) and substitutes are kept apart there as a hard rule.
+serves; groups (``separate_by``) and substitutes are kept apart there as a hard rule. In a
+team event (issue 32.1) each team is a group in every mode and every session of the plan.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from tournaments.models import Registration, Seat, SeatingPlan, Session, Standin
 from tournaments.selectors import active_registrations, planned_registrations, table_size
 
 SUBSTITUTE = "\x00substitute"  # a group label no club or country can have
+TEAM = "\x00team:"  # a team's group label: the team's id after it (no club or country's)
 
 
 def _history(tournament_id: int, before: int) -> list[list[list[Any]]]:
@@ -42,7 +44,12 @@ def _history(tournament_id: int, before: int) -> list[list[list[Any]]]:
     return [list(tables.values()) for _, tables in sorted(sessions.items())]
 
 
-def _groups(registrations: list[Registration], separate_by: str | None) -> dict[int, str]:
+def seating_groups(
+    registrations: list[Registration], separate_by: str | None, *, teams: bool = False
+) -> dict[int, str]:
+    """Registration id -> group label for the seating: the club or country (`separate_by`);
+    with `teams` (a team event, issue 32.1) a team member's team, whatever `separate_by` says;
+    fill-ins form a group of their own. Players without a label are in no group."""
     labels: dict[int, str] = {}
     for r in registrations:
         label = None
@@ -50,6 +57,8 @@ def _groups(registrations: list[Registration], separate_by: str | None) -> dict[
             label = r.club_name or None
         elif separate_by == "country":
             label = r.player.country or None
+        if teams and r.team_id is not None:
+            label = f"{TEAM}{r.team_id}"  # team mates never share a table where avoidable
         if r.role == Registration.Role.FILL_IN:
             label = SUBSTITUTE  # fill-ins never share a table (issue 17.3)
         if label:
@@ -175,7 +184,9 @@ def build_plan_rounds(
     check_field(field_counts(tournament.pk), size)
     history = _history(tournament.pk, options.get("from_session", 1))
     players = [r.pk for r in registrations]
-    groups = _groups(registrations, options.get("separate_by"))
+    groups = seating_groups(
+        registrations, options.get("separate_by"), teams=tournament.teams_enabled
+    )
     if plan.mode == SeatingPlan.Mode.SWISS:
         total = swiss_standings(tournament.pk)["points"]
         points = {r.pk: float(total.get(r.player_id, 0)) for r in registrations}
@@ -216,6 +227,8 @@ def build_plan_rounds(
     # sessions of the plan, 0 meaning all of them (issue 17.5: a hard rule where feasible).
     labels = [groups.get(pk) for pk in players] if groups else None
     separate = (options.get("separate_rounds", 0) or rounds_wanted) if labels else 0
+    if labels and any(label.startswith(TEAM) for label in groups.values()):
+        separate = rounds_wanted  # teams are kept apart in every session (issue 32.1)
     extra: dict[str, Any] = {}
     if options.get("time_budget"):
         extra["time_budget"] = float(options["time_budget"])
