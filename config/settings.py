@@ -288,6 +288,8 @@ CELERY_BEAT_SCHEDULE = {
     },
     # The same catch-up for the ratings (club.ratings.tasks.mark_ratings_stale).
     "rebuild-stale-ratings": {"task": "club.ratings.rebuild_stale_ratings", "schedule": 60.0},
+    # Sign-up e-mail addresses past SIGNUP_EMAIL_RETENTION_DAYS (issue 35.5).
+    "purge-sign-up-emails": {"task": "tournaments.purge_sign_up_emails", "schedule": 3600.0},
 }
 
 # E-mail (issue 35: sign-up confirmations): Django's mail system. Development prints mails on
@@ -326,6 +328,12 @@ EMAIL_TIMEOUT = 10
 SITE_URL = os.environ.get("SITE_URL", "http://127.0.0.1:8000")
 # Sign-ups one client address may send per hour (never fewer than 10: a club signs up together).
 SIGNUP_RATE_PER_HOUR = int(os.environ.get("SIGNUP_RATE_PER_HOUR", "30"))
+# Privacy (issue 35.5, docs/privacy.md): sign-up e-mail addresses are removed this many days
+# after a tournament's last day (the periodic task tournaments.purge_sign_up_emails); who runs
+# the site and how to reach them, on the privacy page (/privacy/).
+SIGNUP_EMAIL_RETENTION_DAYS = int(os.environ.get("SIGNUP_EMAIL_RETENTION_DAYS", "30"))
+PRIVACY_CONTROLLER = os.environ.get("PRIVACY_CONTROLLER", "")
+PRIVACY_CONTACT = os.environ.get("PRIVACY_CONTACT", "")
 
 CACHES = {
     "default": (

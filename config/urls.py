@@ -7,6 +7,7 @@ from config import views
 urlpatterns = [
     path("", views.home, name="home"),
     path("health/", views.health, name="health"),
+    path("privacy/", views.privacy, name="privacy"),
     path("favicon.ico", views.favicon, name="favicon"),
     path("accounts/", include("django.contrib.auth.urls")),
     path("admin/", admin.site.urls),

@@ -1,5 +1,6 @@
 from typing import Any
 
+from django.conf import settings
 from django.http import HttpRequest, HttpResponse, HttpResponsePermanentRedirect, JsonResponse
 from django.shortcuts import render
 from django.templatetags.static import static
@@ -16,6 +17,16 @@ from config.health import health_report
 
 def home(request: HttpRequest) -> HttpResponse:
     return render(request, "home.html")
+
+
+def privacy(request: HttpRequest) -> HttpResponse:
+    """What this site stores about players and why (issue 35.5; docs/privacy.md)."""
+    context = {
+        "controller": settings.PRIVACY_CONTROLLER,
+        "contact": settings.PRIVACY_CONTACT,
+        "retention_days": settings.SIGNUP_EMAIL_RETENTION_DAYS,
+    }
+    return render(request, "privacy.html", context)
 
 
 def health(request: HttpRequest) -> JsonResponse:

@@ -435,7 +435,8 @@ class SignUp(models.Model):
     # fold(first + last): duplicates are refused accent- and case-insensitively.
     name_key = models.CharField(max_length=210, db_index=True)
     country = models.CharField(max_length=2, validators=[country_validator])
-    email = models.EmailField()
+    # Emptied a while after the event (SIGNUP_EMAIL_RETENTION_DAYS) and on erasure.
+    email = models.EmailField(blank=True)
     ema_number = models.CharField(max_length=8, blank=True)
     club = models.CharField(max_length=200, blank=True)
     status = models.CharField(max_length=10, choices=Status.choices)
@@ -448,6 +449,10 @@ class SignUp(models.Model):
         related_name="sign_up",
     )
     consent_at = models.DateTimeField()
+    # Privacy (issue 35.5, docs/privacy.md): the registrant asked for erasure from the private
+    # link; an organiser or a site admin carried it out.
+    erasure_requested_at = models.DateTimeField(null=True, blank=True)
+    erased_at = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     changed_at = models.DateTimeField(auto_now=True)
 

@@ -25,6 +25,7 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("<slug:slug>/standings/", public.standings, name="standings"),
     path("<slug:slug>/register/", signups.register, name="register"),
     path("<slug:slug>/register/<str:token>/", signups.sign_up_status, name="sign_up_status"),
+    path("<slug:slug>/register/<str:token>/data.json", signups.sign_up_data, name="sign_up_data"),
     path(
         "<slug:slug>/standings/projector/",
         hall.projector_standings,
@@ -56,6 +57,11 @@ urlpatterns: list[URLPattern | URLResolver] = [
         "<slug:slug>/console/registrations/<int:registration_id>/drop/",
         registrations.registration_drop,
         name="drop",
+    ),
+    path(
+        "<slug:slug>/console/registrations/<int:registration_id>/erase/",
+        registrations.registration_erase,
+        name="erase",
     ),
     path("<slug:slug>/console/sign-ups/", signups.sign_ups_page, name="sign_ups"),
     path("<slug:slug>/console/staff/", staff.staff, name="staff"),

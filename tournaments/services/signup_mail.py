@@ -44,9 +44,10 @@ def compose(sign_up: SignUp, kind: str) -> tuple[str, str]:
     max_retries=8,
 )
 def send_sign_up_mail(sign_up_id: int, kind: str) -> bool:
-    """Send one sign-up e-mail; a sign-up gone since (erased) sends nothing."""
+    """Send one sign-up e-mail; a sign-up gone since, or whose address was removed (erased,
+    or kept past SIGNUP_EMAIL_RETENTION_DAYS), sends nothing."""
     sign_up = SignUp.objects.select_related("tournament").filter(pk=sign_up_id).first()
-    if sign_up is None or kind not in KINDS:
+    if sign_up is None or kind not in KINDS or not sign_up.email:
         return False
     with translation.override(settings.LANGUAGE_CODE):
         subject, body = compose(sign_up, kind)

@@ -8,7 +8,7 @@ from typing import Any
 
 from django import forms
 from django.contrib import messages
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -18,7 +18,8 @@ from django.views.generic import View
 from core.errors import ServiceError
 from core.lockout import client_ip
 from tournaments.models import SignUp, Tournament
-from tournaments.services import signups
+from tournaments.privacy_selectors import registrant_data
+from tournaments.services import privacy, signups
 from tournaments.signup_selectors import (
     SIGN_UP_CSV_HEADER,
     sign_up_by_token,
@@ -114,12 +115,19 @@ def sign_up_status(request: HttpRequest, slug: str, token: str) -> HttpResponse:
     if record is None or record.tournament_id != tournament.pk:
         raise Http404
     if request.method == "POST":
+        erasure = request.POST.get("action") == "erasure"
         try:
-            signups.withdraw_sign_up(token=token, actor=request.user)
+            if erasure:
+                privacy.request_erasure(token=token, actor=request.user)
+            else:
+                signups.withdraw_sign_up(token=token, actor=request.user)
         except ServiceError as error:
             show_refusal(request, error, None)
         else:
-            messages.success(request, _("You have withdrawn."))
+            if erasure:
+                messages.success(request, _("Your request for erasure has been sent."))
+            else:
+                messages.success(request, _("You have withdrawn."))
         return redirect("tournaments:sign_up_status", slug=slug, token=token)
     record.refresh_from_db()
     context = {
@@ -129,6 +137,20 @@ def sign_up_status(request: HttpRequest, slug: str, token: str) -> HttpResponse:
     }
     response = render(request, "tournaments/sign_up_status.html", context)
     response["Referrer-Policy"] = "no-referrer"  # the token stays out of other sites' logs
+    return response
+
+
+@require_http_methods(["GET"])
+def sign_up_data(request: HttpRequest, slug: str, token: str) -> HttpResponse:
+    """What is stored about the registrant, as JSON (issue 35.5; the private link's token)."""
+    tournament = visible_tournament(request, slug)
+    record = sign_up_by_token(token)
+    if record is None or record.tournament_id != tournament.pk:
+        raise Http404
+    response = JsonResponse(registrant_data(record), json_dumps_params={"indent": 2})
+    response["Content-Disposition"] = f'attachment; filename="{tournament.slug}-my-data.json"'
+    response["Referrer-Policy"] = "no-referrer"
+    response["Cache-Control"] = "no-store"
     return response
 
 
@@ -168,6 +190,7 @@ class SignUpsPage(OrganiserRequiredMixin, View):
             "tournament": self.tournament,
             "rows": rows,
             "taken": signups.players_counted(self.tournament),
+            "retention_days": privacy.retention_days(),
         }
         return render(request, "tournaments/console/sign_ups.html", context)
 
@@ -177,6 +200,17 @@ class SignUpsPage(OrganiserRequiredMixin, View):
             if action == "fill":
                 moved = signups.fill_places_now(actor=request.user, tournament=self.tournament)
                 messages.success(request, _("%(n)d moved up.") % {"n": len(moved)})
+            elif action == "erase":
+                record = get_object_or_404(
+                    SignUp, pk=_decide_form_id(request), tournament=self.tournament
+                )
+                pseudonym = privacy.erase(
+                    actor=request.user,
+                    tournament=self.tournament,
+                    sign_up=record,
+                    reason=_("erasure requested by the player"),
+                )
+                messages.success(request, _("Erased: now %(name)s.") % {"name": pseudonym})
             elif action in ("approve", "refuse"):
                 pk = _decide_form_id(request)
                 record = get_object_or_404(SignUp, pk=pk, tournament=self.tournament)

@@ -19,6 +19,7 @@ from tournaments.selectors import (
     registration_rows,
     tournament_registration,
 )
+from tournaments.services.privacy import erase
 from tournaments.services.registration import seats_to_replace
 
 from .base import ConsoleActionView, ConsoleFormView
@@ -243,6 +244,25 @@ class RegistrationDrop(ConsoleActionView):
         messages.success(self.request, _("Player dropped."))
 
 
+class RegistrationErase(ConsoleActionView):
+    """Erase a player's personal data on their request (issue 35.5, docs/privacy.md)."""
+
+    page = "tournaments:registrations"
+
+    def load(self) -> None:
+        self.registration = one_registration(self.tournament, self.kwargs["registration_id"])
+
+    def save(self, data: dict[str, Any]) -> None:
+        pseudonym = erase(
+            actor=self.request.user,
+            tournament=self.tournament,
+            player=self.registration.player,
+            reason=_("erasure requested by the player"),
+        )
+        messages.success(self.request, _("Erased: now %(name)s.") % {"name": pseudonym})
+
+
 registrations = Registrations.as_view()
 registration_edit = RegistrationEdit.as_view()
 registration_drop = RegistrationDrop.as_view()
+registration_erase = RegistrationErase.as_view()
