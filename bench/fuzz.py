@@ -244,6 +244,41 @@ def seed_fuzz_world() -> dict[str, Any]:
         finish(seat_table(stage_session, 1, players[:4]))
         stages[suffix] = (stage, stage_session)
 
+    # An online session (issue 32.5) under Tenhou's rules: table 1 waits for its log (the
+    # three-hands log, its names given in the example), table 2's log is imported (to read).
+    from tournaments.services.online import import_table_log
+
+    online = tournament("online", Tournament.Status.RUNNING)
+    Tournament.objects.filter(pk=online.pk).update(ruleset="tenhou")
+    online_players = players[:8]
+    online_registrations = [
+        Registration.objects.create(tournament=online, player=p) for p in online_players
+    ]
+    online_session = Session.objects.create(
+        tournament=online,
+        number=1,
+        status=Session.Status.RUNNING,
+        started_at=timezone.now(),
+        online=True,
+    )
+    online_games = [
+        seat_table(online_session, n + 1, online_players[4 * n : 4 * n + 4]) for n in range(2)
+    ]
+    Game.objects.filter(pk__in=[g.pk for g in online_games]).update(ruleset="tenhou")
+    read_log = ROOT / "tests" / "online" / "data" / "tenhou-east-south.mjlog"
+    import_table_log(
+        actor=None,
+        table=online_games[1].table,
+        data=read_log.read_bytes(),
+        players=dict(
+            zip(
+                _online_names(read_log.read_text()),
+                [r.pk for r in online_registrations[4:]],
+                strict=True,
+            )
+        ),
+    )
+
     # The club: the organiser is its admin and a member; club games on one night (a hand to
     # confirm, one to delete, a whole game to finalize, a paper sheet to enter), another night
     # to seat.
@@ -323,6 +358,9 @@ def seed_fuzz_world() -> dict[str, Any]:
         "upload_slug": to_upload.slug,
         "publish_slug": stages["publish"][0].slug,
         "close_session": stages["close"][1].pk,
+        "online_session": online_session.pk,
+        "online_tables": [g.table.pk for g in online_games],
+        "online_registrations": [r.pk for r in online_registrations[:4]],
         "reopen_session": stages["reopen"][1].pk,
         "club_games": {
             "confirm": to_confirm.pk,
@@ -598,6 +636,18 @@ def operation_examples(world: dict[str, Any]) -> dict[str, dict[str, Any]]:
             "body": {"status": "registration"},
         },
         "POST /api/v1/tournaments/{slug}/publish/": {"path": {"slug": w["publish_slug"]}},
+        "PATCH /api/v1/sessions/{id}/": {
+            "path": {"id": w["online_session"]},
+            "body": {"online": True},
+        },
+        "GET /api/v1/tables/{id}/online-log/": {"path": {"id": w["online_tables"][1]}},
+        "POST /api/v1/tables/{id}/online-log/": {
+            "path": {"id": w["online_tables"][0]},
+            "body": {
+                "log": log,
+                "players": dict(zip(_online_names(log), w["online_registrations"], strict=True)),
+            },
+        },
         "POST /api/v1/tables/{id}/extend/": {
             "body": {"minutes": 5, "reason": "Fuzz: the referee was called"}
         },

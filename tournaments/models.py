@@ -219,6 +219,9 @@ class Session(models.Model):
     paused_seconds = models.PositiveIntegerField(default=0)
     closed_at = models.DateTimeField(null=True, blank=True)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.PLANNED)
+    # Issue 32.5: played on Tenhou or Mahjong Soul; each table's game is imported from its log
+    # (tournaments.services.online).
+    online = models.BooleanField(default=False)
 
     class Meta:
         ordering = ["tournament", "number"]
@@ -494,3 +497,48 @@ class RefereeCall(models.Model):
 
     def __str__(self) -> str:
         return f"referee call, table {self.table_id} ({self.status})"
+
+
+class OnlineSite(models.TextChoices):
+    TENHOU = "tenhou", "Tenhou"
+    MAHJONGSOUL = "mahjongsoul", "Mahjong Soul"
+
+
+class OnlineName(models.Model):
+    """A registration's name on an online site, remembered for the tournament: the next
+    session's logs map themselves (issue 32.5)."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="+")
+    site = models.CharField(max_length=20, choices=OnlineSite.choices)
+    name = models.CharField(max_length=100)
+    registration = models.ForeignKey(
+        Registration, on_delete=models.CASCADE, related_name="online_names"
+    )
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["tournament", "site", "name"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["tournament", "site", "name"], name="unique_tournament_online_name"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.site}:{self.name} -> registration {self.registration_id}"
+
+
+class OnlineTableLog(models.Model):
+    """The online log a table's game was imported from (issue 32.5): the site's log id (a log
+    is imported once per tournament), who sat where, and how our engine's replay compared with
+    what the site paid (kept and shown, never hidden)."""
+
+    table = models.OneToOneField(Table, on_delete=models.CASCADE, related_name="online_log")
+    site = models.CharField(max_length=20, choices=OnlineSite.choices)
+    log_id = models.CharField(max_length=200, blank=True)
+    players = models.JSONField(default=list)  # per seat: name, registration, player
+    comparison = models.JSONField(default=dict)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"{self.site}:{self.log_id or '-'} -> table {self.table_id}"

@@ -22,10 +22,11 @@ from core.audit import audited
 from core.errors import ValidationFailed
 from core.models import Player
 from scoring.models import Game
-from scoring.online import LogError, OnlineGame, compare, parse_log
+from scoring.online import OnlineGame, compare
 from scoring.services.games import import_game_record
+from scoring.services.online import MAX_LOG_BYTES, read_online_log
 
-MAX_LOG_BYTES = 5 * 1024 * 1024
+__all__ = ["MAX_LOG_BYTES", "OnlineImport", "import_online_log", "name_mapping", "read_online_log"]
 
 
 @dataclass(frozen=True)
@@ -41,21 +42,6 @@ class OnlineImport:
             "comparison": self.comparison,
             "players": self.players,
         }
-
-
-def read_online_log(data: bytes | str) -> OnlineGame:
-    """Parse a log; a broken or unsupported one is ValidationFailed on the field ``log``."""
-    size = len(data.encode("utf-8") if isinstance(data, str) else data)
-    if size > MAX_LOG_BYTES:
-        raise ValidationFailed(_("The log is larger than 5 MB."), field="log")
-    try:
-        return parse_log(data)
-    except LogError as exc:
-        raise ValidationFailed(
-            _("This log cannot be imported: %(reason)s") % {"reason": exc},
-            field="log",
-            errors=[{"hand": exc.hand, "message": exc.message}],
-        ) from exc
 
 
 def name_mapping(*, club: Club, online: OnlineGame) -> list[dict[str, Any]]:

@@ -21,11 +21,11 @@ from typing import Any
 from core.errors import ValidationFailed
 from core.limits import check_json_depth
 
-from .common import LogError, OnlineGame, compare
+from .common import LogError, OnlineGame, compare, compare_paid
 from .mahjongsoul import parse_mahjongsoul
 from .tenhou import parse_mjlog, parse_tenhou6
 
-__all__ = ["LogError", "OnlineGame", "compare", "parse_log"]
+__all__ = ["LogError", "OnlineGame", "compare", "compare_paid", "parse_log"]
 
 
 # A gzipped log unpacks to at most this (a real log is tens of kilobytes): a small "zip bomb"

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from scoring.engine import RecordError, replay
+from scoring.engine import RecordError, load_ruleset, replay
 
 
 class LogError(ValueError):
@@ -115,4 +115,69 @@ def compare(game: OnlineGame) -> dict[str, Any]:
         "final": final,
         "ok": not mismatches,
         "rules": rules,
+    }
+
+
+def compare_paid(game: OnlineGame, *, ruleset: str, rules: dict[str, Any]) -> dict[str, Any]:
+    """Replay the log's hands under other rules (a tournament's) and compare, hand by hand,
+    what each seat was paid with what the site paid (issue 32.5).
+
+    The scores themselves cannot be compared when the start points differ, the payments can:
+    a hand whose payments differ (kiriage, honba, riichi sticks, a limit the rules count
+    otherwise) is a mismatch naming the hand, its round and both payment lists. ``over`` says
+    whether our rules ended the game; ``final`` holds our and the site's final figures side by
+    side (uma and oka are the rules' own, never a mismatch). RecordError when our rules cannot
+    play a hand of the log (raised: such a log is refused, not imported).
+    """
+    record = {**game.record, "ruleset": ruleset, "rules": dict(rules)}
+    out = replay(record)
+    ours_prev = [load_ruleset(ruleset, rules or None).start_points] * len(game.names)
+    site_rules = game.record.get("rules") or None
+    site_prev = [load_ruleset(str(game.record["ruleset"]), site_rules).start_points] * len(
+        game.names
+    )
+    mismatches: list[dict[str, Any]] = []
+    matching = 0
+    for i, (ours, site) in enumerate(zip(out["hands"], game.site_scores, strict=False)):
+        ours_paid = [a - b for a, b in zip(ours["scores"], ours_prev, strict=True)]
+        site_paid = [a - b for a, b in zip(site, site_prev, strict=True)]
+        ours_prev, site_prev = list(ours["scores"]), list(site)
+        if ours_paid == site_paid:
+            matching += 1
+        else:
+            mismatches.append(
+                {
+                    "hand": i + 1,
+                    "round": ours["round"],
+                    "honba": ours["honba"],
+                    "ours": ours_paid,
+                    "site": site_paid,
+                }
+            )
+    final = out.get("final")
+    over = isinstance(final, dict)
+    if game.site_final is not None and not over:
+        mismatches.append(
+            {
+                "hand": None,
+                "what": "end of game",
+                "error": "the site ended the game here; our rules have not ended it",
+            }
+        )
+    return {
+        "hands": len(out["hands"]),
+        "matching": matching,
+        "mismatches": mismatches,
+        "ok": not mismatches,
+        "over": over,
+        "final": {
+            "ours": (
+                {"scores": list(final["scores"]), "result": list(final["result"])}
+                if isinstance(final, dict)
+                else None
+            ),
+            "site": {"scores": game.site_final, "result": game.site_result},
+        },
+        "rules": {"ruleset": ruleset, "rules": dict(rules)},
+        "site_rules": {"ruleset": game.record["ruleset"], "rules": dict(site_rules or {})},
     }

@@ -25,7 +25,7 @@ from tests.factories import (
     non_dealer_rons,
     ron,
 )
-from tournaments.models import Registration, SeatingPlan, Session
+from tournaments.models import OnlineTableLog, Registration, SeatingPlan, Session
 
 pytestmark = pytest.mark.django_db
 
@@ -73,6 +73,10 @@ def _finished_game(world: World) -> None:
 def _all_played(world: World) -> None:
     _finished_game(world)
     Session.objects.filter(pk=world.session.pk).update(status=Session.Status.CLOSED)
+
+
+def _online_log(world: World) -> None:
+    OnlineTableLog.objects.create(table=world.table, site="tenhou", log_id="fuzz")
 
 
 def _dropped(world: World) -> None:
@@ -400,6 +404,29 @@ CASES = [
         referees(200),
         body=lambda w: {"minutes": 5, "reason": "referee call"},
     ),
+    # Online sessions (issue 32.5): a table's log, referees and organisers only (to read
+    # too); marking a session online, organisers.
+    Case(
+        "read a table's online log",
+        "get",
+        lambda w: f"/api/v1/tables/{w.table.pk}/online-log/",
+        REFEREES_READ,
+        setup=_online_log,
+    ),
+    Case(
+        "import a table's online log (no log sent)",
+        "post",
+        lambda w: f"/api/v1/tables/{w.table.pk}/online-log/",
+        referees(400),
+        body=lambda w: {},
+    ),
+    Case(
+        "mark a session online",
+        "patch",
+        lambda w: f"/api/v1/sessions/{w.session.pk}/",
+        organisers(200),
+        body=lambda w: {"online": True},
+    ),
     Case(
         "acknowledge a referee call",
         "post",
@@ -651,6 +678,7 @@ def test_every_route_is_in_the_matrix() -> None:
         "tournament-referee-calls",
         "table-referee-calls",
         "table-extend",
+        "table-online-log",
         "referee-call-acknowledge",
         "referee-call-close",
         "tournament-sessions",

@@ -21,6 +21,7 @@ from core.limits import MAX_SESSIONS, upload_problem
 from core.models import Player, country_validator, ema_number_validator
 from scoring.engine import PRESETS
 from tournaments.models import (
+    OnlineSite,
     Penalty,
     Registration,
     Seat,
@@ -187,8 +188,16 @@ class SessionSerializer(serializers.ModelSerializer):
             "paused_at",
             "paused_seconds",
             "closed_at",
+            "online",
             "roster",
         ]
+        extra_kwargs = {
+            "online": {
+                "read_only": True,
+                "help_text": "Played on Tenhou or Mahjong Soul (issue 32.5): each table's game "
+                "is imported from its log. Set with PATCH /sessions/{id}/.",
+            }
+        }
 
 
 class RosterPersonSerializer(serializers.Serializer):
@@ -884,3 +893,56 @@ class BaseRankSerializer(serializers.Serializer):
 class RankingPreviewSerializer(serializers.Serializer):
     mers = MersWeightSerializer()
     players = BaseRankSerializer(many=True)
+
+
+class SessionUpdateInputSerializer(serializers.Serializer):
+    online = serializers.BooleanField(
+        help_text="Played on Tenhou or Mahjong Soul: each table's game is imported from its "
+        "log (POST /tables/{id}/online-log/)."
+    )
+
+
+class OnlineLogInputSerializer(serializers.Serializer):
+    log = serializers.CharField(
+        trim_whitespace=False,
+        help_text="The table's log: Tenhou mjlog XML, tenhou.net/6 JSON or Mahjong Soul JSON "
+        "(as text; a multipart upload of the file under the same name works too).",
+    )
+    players = serializers.DictField(
+        child=serializers.IntegerField(min_value=1, max_value=2**63 - 1),
+        required=False,
+        default=dict,
+        help_text="Site name -> registration id, for names not mapped before (remembered for "
+        "the tournament; a name equal to a seated player's name maps itself).",
+    )
+
+
+class OnlineLogPlayerSerializer(serializers.Serializer):
+    seat = serializers.IntegerField(help_text="The log's seat: 0 is the starting East.")
+    name = serializers.CharField(help_text="The name on the site.")
+    registration = serializers.IntegerField()
+    player = serializers.IntegerField()
+    player_name = serializers.CharField()
+    mapped_by = serializers.ChoiceField(
+        choices=["given", "remembered", "name"],
+        help_text="given in this request, remembered from an earlier log of the tournament, "
+        "or the seated player's own name.",
+    )
+
+
+class OnlineLogSerializer(serializers.Serializer):
+    table = serializers.IntegerField()
+    session = serializers.IntegerField(help_text="The session's number.")
+    table_number = serializers.IntegerField()
+    site = serializers.ChoiceField(choices=OnlineSite.choices)
+    log_id = serializers.CharField(help_text="The site's log id (empty when the log has none).")
+    players = OnlineLogPlayerSerializer(many=True)
+    comparison = serializers.DictField(
+        help_text="Our engine's replay under the tournament's rules against what the site paid: "
+        "`hands`, `matching`, `ok`, `over` (our rules ended the game), `mismatches` (per hand: "
+        "`hand`, `round`, `honba`, `ours` and `site` payments per seat; or `what`/`error`), "
+        "`final` (`ours` and `site` scores and results), `rules` and `site_rules`."
+    )
+    imported_at = serializers.DateTimeField()
+    game = serializers.IntegerField()
+    status = serializers.CharField(help_text="The game's status: finished when our rules ended it.")

@@ -25,6 +25,7 @@ from .views import (
     TournamentTeamsViewSet,
     TournamentViewSet,
 )
+from .views.online import TableOnlineLogViewSet
 from .views.referee_calls import (
     RefereeCallViewSet,
     TableRefereeCallsViewSet,
@@ -64,6 +65,10 @@ urlpatterns += router.urls
 table_calls = SimpleRouter()
 table_calls.register("tables", TableRefereeCallsViewSet, basename="table")
 urlpatterns += table_calls.urls
+# A table's online log (issue 32.5): under /tables/{id}/ too.
+table_logs = SimpleRouter()
+table_logs.register("tables", TableOnlineLogViewSet, basename="table")
+urlpatterns += table_logs.urls
 calls = SimpleRouter()
 calls.register("referee-calls", RefereeCallViewSet, basename="referee-call")
 urlpatterns += calls.urls

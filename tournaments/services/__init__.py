@@ -1,6 +1,7 @@
 """Write services for tournaments (docs/services.md says how they work)."""
 
 from .csv_import import import_registrations_csv
+from .online import import_table_log, set_session_online
 from .penalties import add_penalty, add_table_penalty, cancel_penalty, lateness_points
 from .registration import (
     disqualify_player,
@@ -46,6 +47,7 @@ __all__ = [
     "drop_player",
     "extend_session",
     "import_registrations_csv",
+    "import_table_log",
     "invite_staff",
     "lateness_points",
     "pause_session",
@@ -59,6 +61,7 @@ __all__ = [
     "resume_session",
     "seat_session",
     "set_session_length",
+    "set_session_online",
     "set_status",
     "start_session",
     "substitute_at_table",

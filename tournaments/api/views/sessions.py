@@ -25,6 +25,7 @@ from tournaments.api.serializers import (
     ReasonInputSerializer,
     SessionSerializer,
     SessionsInputSerializer,
+    SessionUpdateInputSerializer,
     SwapInputSerializer,
     TableSerializer,
     my_seat,
@@ -73,6 +74,20 @@ class SessionViewSet(mixins.RetrieveModelMixin, ServiceViewSet):
     def _answer(self, session: Session) -> Response:
         session.refresh_from_db()
         return Response(SessionSerializer(session).data)
+
+    @extend_schema(
+        summary="Mark the session online or not (organisers; issue 32.5)",
+        description="`online: true`: the session is played on Tenhou or Mahjong Soul, each "
+        "table's game is imported from its log (POST /tables/{id}/online-log/). Refused for a "
+        "closed session, and turning it off once a log was imported.",
+        request=SessionUpdateInputSerializer,
+        responses={200: SessionSerializer, **WRITE_ERRORS},
+    )
+    def partial_update(self, request: Request, pk: str) -> Response:
+        session = self.get_object()
+        data = parse(SessionUpdateInputSerializer, request)
+        services.set_session_online(actor=request.user, session=session, online=data["online"])
+        return self._answer(session)
 
     @extend_schema(
         summary="Start the session (organisers)",
