@@ -10,8 +10,7 @@ a game and when; nothing here is asked while a hand is written):
   `places`), who may create one there (`check_create`), whether the place is free and open
   (`place_taken`, `check_place_open`), the game the seating made there for an import to fill
   (`seated_game`, `check_fill`), the link (`attach`), a club's house rules (`house_rules`);
-- what the game API shows of the place (`fields`, `filters`, `stamp`); a tournament's
-  substitutes (EMA 2025 7.3, `seat_substitute`).
+- what the game API shows of the place (`fields`, `filters`, `stamp`).
 
 What pages call a place, and which games the referee start page lists, the apps render
 themselves (config.places).
@@ -23,8 +22,6 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from django.db.models import QuerySet
-
-from core.errors import ValidationFailed
 
 if TYPE_CHECKING:
     from core.models import Player
@@ -95,20 +92,6 @@ class GamePlace:
         """The game API's list filters by place, by query parameter (`tournament`, `session`;
         `club_night`, `club`): django_filters filters on Game."""
         return {}
-
-    def seat_substitute(
-        self,
-        *,
-        actor: Any,
-        game: Game,
-        seat: int,
-        substitute: Player,
-        reason: str,
-        from_: str,
-        expected_version: int | None,
-    ) -> Game:
-        """Seat `substitute` for the player at `seat` (EMA 2025 7.3: a tournament's rule)."""
-        raise ValidationFailed("Substitutes exist only in tournament games.", field="game")
 
 
 _NOWHERE = GamePlace()

@@ -23,7 +23,6 @@ from scoring.selectors import PlaceLabels
 from tournaments.models import Session, StaffRole, Table
 from tournaments.policy import check_session_open
 from tournaments.roles import is_referee, table_of, tournament_id_of_game
-from tournaments.services.substitutes import substitute_player
 
 
 class TournamentTables(GamePlace):
@@ -89,27 +88,6 @@ class TournamentTables(GamePlace):
             "tournament": django_filters.CharFilter(field_name="table__session__tournament__slug"),
             "session": django_filters.NumberFilter(field_name="table__session_id", **ID_BOUNDS),
         }
-
-    def seat_substitute(
-        self,
-        *,
-        actor: Any,
-        game: Game,
-        seat: int,
-        substitute: Player,
-        reason: str,
-        from_: str,
-        expected_version: int | None,
-    ) -> Game:
-        return substitute_player(
-            actor=actor,
-            game=game,
-            seat=seat,
-            substitute=substitute,
-            reason=reason,
-            from_=from_,
-            expected_version=expected_version,
-        )
 
 
 def table_labels(game: Game) -> PlaceLabels | None:

@@ -390,19 +390,3 @@ class TileEvaluationSerializer(serializers.Serializer):
     mismatches = serializers.ListField(
         child=serializers.CharField(), help_text="Cross-check against han/fu/yakuman, if given."
     )
-
-
-class SubstituteInputSerializer(VersionInputSerializer):
-    seat = serializers.IntegerField(min_value=0, max_value=3)
-    substitute = serializers.PrimaryKeyRelatedField(queryset=Player.objects.all())
-    reason = serializers.CharField(max_length=1000)
-
-    def get_fields(self) -> dict[str, serializers.Field]:
-        fields = super().get_fields()
-        # `from` (as in the game record's substitutes) is a Python keyword: declared here.
-        fields["from"] = serializers.ChoiceField(
-            choices=["start", "during"],
-            default="start",
-            help_text="start: sat in from the start; during: took over mid-game (EMA 2025 7.3).",
-        )
-        return fields

@@ -32,6 +32,7 @@ from .views.referee_calls import (
     TournamentRefereeCallsViewSet,
 )
 from .views.signups import TournamentSignUpsViewSet
+from .views.substitutes import GameSubstitutesViewSet
 
 TOURNAMENT_RESOURCES = (
     TournamentViewSet,
@@ -59,6 +60,10 @@ router.register("tables", TableViewSet, basename="table")
 router.register("seating-plans", SeatingPlanViewSet, basename="seating-plan")
 router.register("penalties", PenaltyViewSet, basename="penalty")
 urlpatterns += router.urls
+# A tournament game's substitutes, on the game's URL (/games/{id}/substitutes/, game-substitutes).
+substitutes = SimpleRouter()
+substitutes.register("games", GameSubstitutesViewSet, basename="game")
+urlpatterns += substitutes.urls
 
 # A table's referee calls (issue 35.2): under /tables/{id}/, a router of its own (basename
 # "table" is the TableViewSet's too).

@@ -1,6 +1,7 @@
 """Games, hands and tile evaluation over the API. Views parse, call a service or selector,
-serialize: `games` (GameViewSet: read, create, import, finish, reopen, paper sheets,
-substitutes, the record, the audit trail), `hands` (GameHandViewSet: `/games/<id>/hands/...`),
+serialize: `games` (GameViewSet: read, create, import, finish, reopen, paper sheets, the
+record, the audit trail; a tournament game's substitutes are the tournament API's,
+tournaments/api/views/substitutes.py), `hands` (GameHandViewSet: `/games/<id>/hands/...`),
 `tiles` (TileEvaluateView); `base`, what they share.
 
 Every write on a game takes the `version` the client last read; a stale one is 409 with the

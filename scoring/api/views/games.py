@@ -1,5 +1,5 @@
-"""Games over the API: list, read, create, import, finish, reopen, paper sheets, substitutes,
-the record and the audit trail. Views parse, call a service or selector, serialize."""
+"""Games over the API: list, read, create, import, finish, reopen, paper sheets, the record and
+the audit trail. Views parse, call a service or selector, serialize."""
 
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ from core.api.base import errors, parse
 from core.api.permissions import IsAuthenticatedForWrites
 from core.idempotency import IDEMPOTENCY_PARAMETER, idempotent
 from scoring import services
-from scoring.places import place_of, places_for
+from scoring.places import places_for
 from scoring.selectors import game_detail_key
 
 from ..permissions import CanEditGame, CanReadGameAudit
@@ -34,7 +34,6 @@ from ..serializers import (
     GameListSerializer,
     PreviewInputSerializer,
     ReopenInputSerializer,
-    SubstituteInputSerializer,
 )
 from .base import GAME_WRITE_ERRORS, PREVIEW_EXAMPLE, GameViewBase
 
@@ -44,8 +43,9 @@ GAME_DETAIL_SECONDS = 600  # a game's answer, kept per version (a new version is
 class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, GameViewBase):
     """Games of tournaments and club nights: read with their summary; score entry as actions."""
 
-    # List, read, create and import games; finish, reopen, paper sheets, substitutes, the
-    # record, the audit trail (hands and confirmations: GameHandViewSet).
+    # List, read, create and import games; finish, reopen, paper sheets, the record, the audit
+    # trail (hands and confirmations: GameHandViewSet; substitutes, a tournament's rule:
+    # tournaments.api.views.substitutes, on the same URLs).
 
     @extend_schema(responses={200: GameDetailSerializer, **errors(404)})
     def retrieve(self, request: Request, *args: Any, **kwargs: Any) -> Response:
@@ -167,29 +167,6 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, GameViewBase
             riichi_sticks_left=data["riichi_sticks_left"],
             expected_version=data["version"],
             chombos=data.get("chombo"),
-        )
-        return self._answer(game)
-
-    @extend_schema(
-        summary="Seat a substitute for a tournament player (EMA 2025 7.3)",
-        request=SubstituteInputSerializer,
-        parameters=[IDEMPOTENCY_PARAMETER],
-        responses={200: GameDetailSerializer, **GAME_WRITE_ERRORS},
-    )
-    @action(detail=True, methods=["post"])
-    @idempotent
-    def substitutes(self, request: Request, pk: str) -> Response:
-        game = self.get_object()
-        data = parse(SubstituteInputSerializer, request)
-        # A tournament's rule (EMA 2025 7.3): the game's app seats the substitute.
-        game = place_of(game).seat_substitute(
-            actor=request.user,
-            game=game,
-            seat=data["seat"],
-            substitute=data["substitute"],
-            reason=data["reason"],
-            from_=data["from"],
-            expected_version=data["version"],
         )
         return self._answer(game)
 
