@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tournaments', '0015_teams'),
+        ('tournaments', '0016_sign_up_privacy'),
     ]
 
     operations = [
