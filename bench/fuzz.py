@@ -243,6 +243,15 @@ def seed_fuzz_world() -> dict[str, Any]:
         )
         finish(seat_table(stage_session, 1, players[:4]))
         stages[suffix] = (stage, stage_session)
+    # To cut (issue 32.2): eight players, session 1 closed, cut to the top four after it.
+    to_cut = tournament("cut", Tournament.Status.RUNNING)
+    for player in players[:8]:
+        Registration.objects.create(tournament=to_cut, player=player)
+    cut_session = Session.objects.create(
+        tournament=to_cut, number=1, status=Session.Status.CLOSED, started_at=timezone.now()
+    )
+    finish(seat_table(cut_session, 1, players[:4]))
+    finish(seat_table(cut_session, 2, players[4:8]))
 
     # An online session (issue 32.5) under Tenhou's rules: table 1 waits for its log (the
     # three-hands log, its names given in the example), table 2's log is imported (to read).
@@ -357,6 +366,7 @@ def seed_fuzz_world() -> dict[str, Any]:
         "referee_calls": [c.pk for c in calls],
         "upload_slug": to_upload.slug,
         "publish_slug": stages["publish"][0].slug,
+        "cut_slug": to_cut.slug,
         "close_session": stages["close"][1].pk,
         "online_session": online_session.pk,
         "online_tables": [g.table.pk for g in online_games],
@@ -664,6 +674,10 @@ def operation_examples(world: dict[str, Any]) -> dict[str, dict[str, Any]]:
             },
         },
         "GET /api/v1/tournaments/{slug}/ema-export/": {"query": {"format": "csv", "force": True}},
+        "POST /api/v1/tournaments/{slug}/cut/": {
+            "path": {"slug": w["cut_slug"]},
+            "body": {"after_session": 1, "top": 4, "carry_over": True},
+        },
         "POST /api/v1/tournaments/{slug}/penalties/": {
             "body": {
                 "player": w["players"][2],

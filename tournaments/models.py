@@ -292,6 +292,8 @@ class SeatingPlan(models.Model):
         RANDOM = "random", _("All sessions, no repeat opponents")
         SWISS = "swiss", _("Swiss: next session by standings")
         UPLOADED = "uploaded", _("Uploaded plan")
+        # Issue 32.2: a final's next session, 1-4 at table 1, 5-8 at table 2, ...
+        STANDING = "standing", _("By standing: next session, 1-4 at table 1, ...")
 
     class Status(models.TextChoices):
         PENDING = "pending", _("Pending")
@@ -378,6 +380,11 @@ class StandingRow(models.Model):
     role = models.CharField(max_length=10, default="player", db_default="player")
     dropped = models.BooleanField(default=False)
     disqualified = models.BooleanField(default=False)  # EMA 2025 6.12: shown, not ranked
+    # Issue 32.2, cuts: `qualified` for the players still in after the last cut (ranked
+    # first); `out_after_session` names the cut a player went out at (ranked below the
+    # qualified, in their order at that cut). Both unset while the tournament has no cut.
+    qualified = models.BooleanField(default=False, db_default=False)
+    out_after_session = models.PositiveSmallIntegerField(null=True, blank=True)
     computed_at = models.DateTimeField(auto_now=True)
 
     class Meta:
@@ -408,6 +415,10 @@ class StandingRow(models.Model):
             out.append("substituted")
         if self.is_substitute:
             out.append("reserve" if self.role == "reserve" else "fill-in")
+        if self.qualified:
+            out.append("qualified")
+        elif self.out_after_session is not None:
+            out.append("cut")
         return out
 
     @property
@@ -419,6 +430,49 @@ class StandingRow(models.Model):
         return self.penalties + sum(
             int(e.get("penalty") or 0) for e in self.per_session or [] if not e.get("as_substitute")
         )
+
+
+class Cut(models.Model):
+    """Issue 32.2: after session `after_session` the field is cut to its top `top` players,
+    who alone play the following sessions; the others keep their place at the cut, below."""
+
+    class Seating(models.TextChoices):
+        STANDING = "standing", _("By standing (1-4 at table 1, 5-8 at table 2, ...)")
+        SWISS = "swiss", _("Swiss among the qualified players")
+
+    class Winds(models.TextChoices):
+        STANDING = "standing", _("By standing (the best placed is East)")
+        DRAWN = "drawn", _("Drawn")
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="cuts")
+    after_session = models.PositiveSmallIntegerField()
+    top = models.PositiveIntegerField()
+    # True: the qualified players keep their points; False: they start again from zero.
+    carry_over = models.BooleanField(default=True)
+    seating = models.CharField(max_length=10, choices=Seating.choices, default=Seating.STANDING)
+    winds = models.CharField(max_length=10, choices=Winds.choices, default=Winds.STANDING)
+    seed = models.IntegerField(default=0)  # for drawn winds and a tie no tie-break settles
+    # The field at the cut, best first: {"player", "name", "rank", "total", "qualified"}.
+    order = models.JSONField(default=list)
+    # How the cut line was drawn (shown): {"rank", "tie", "decided_by", "players", ...}.
+    line = models.JSONField(default=dict)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["tournament", "after_session"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "after_session"], name="unique_cut")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.tournament}: top {self.top} after session {self.after_session}"
+
+    @property
+    def qualified_ids(self) -> list[int]:
+        return [int(o["player"]) for o in self.order if o.get("qualified")]
 
 
 class SignUp(models.Model):

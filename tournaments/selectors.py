@@ -23,6 +23,7 @@ from scoring.engine import load_ruleset
 from scoring.models import Game
 from tournaments import roles
 from tournaments.models import (
+    Cut,
     Penalty,
     Registration,
     Seat,
@@ -484,8 +485,19 @@ def substitute_candidates(
     )
 
 
+def cut_in_force(tournament: Tournament | int) -> Cut | None:
+    """The tournament's last cut (issue 32.2), or None."""
+    tid = tournament if isinstance(tournament, int) else tournament.pk
+    return Cut.objects.filter(tournament_id=tid).order_by("-after_session").first()
+
+
 def planned_registrations(tournament: Tournament | int) -> list[Registration]:
     """Whom plans seat (random, Swiss, uploaded): players and fill-ins still in the
     tournament, in a stable order (plans index into this list); reserves are never planned
-    (issue 31)."""
-    return [r for r in active_registrations(tournament) if r.role != Registration.Role.RESERVE]
+    (issue 31). After a cut, the players it kept only (issue 32.2)."""
+    planned = [r for r in active_registrations(tournament) if r.role != Registration.Role.RESERVE]
+    cut = cut_in_force(tournament)
+    if cut is not None:
+        kept = set(cut.qualified_ids)
+        planned = [r for r in planned if r.player_id in kept]
+    return planned

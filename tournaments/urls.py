@@ -3,7 +3,15 @@
 from django.urls import URLPattern, URLResolver, path
 
 from tournaments.views import hall, pdfs, public, referee_calls, results, signups
-from tournaments.views.console import overview, penalties, registrations, seating, sessions, staff
+from tournaments.views.console import (
+    cuts,
+    overview,
+    penalties,
+    registrations,
+    seating,
+    sessions,
+    staff,
+)
 
 app_name = "tournaments"
 urlpatterns: list[URLPattern | URLResolver] = [
@@ -91,6 +99,7 @@ urlpatterns: list[URLPattern | URLResolver] = [
         name="session_pdf",
     ),
     path("<slug:slug>/console/penalties/", penalties.penalties, name="penalties"),
+    path("<slug:slug>/console/cuts/", cuts.cuts, name="cuts"),
     path("<slug:slug>/console/penalties/table/", penalties.penalty_table, name="penalty_table"),
     path(
         "<slug:slug>/console/penalties/<int:penalty_id>/cancel/",

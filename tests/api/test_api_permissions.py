@@ -519,6 +519,14 @@ CASES = [
         referees(201),
         body=lambda w: {"session": 1, "table": 1, "reason": "sheet unreadable"},
     ),
+    Case("cuts (issue 32.2)", "get", lambda w: f"{T}/cut/", ALL_200),
+    Case(
+        "cut the field (issue 32.2; the world's session 1 is not finished: 400)",
+        "post",
+        lambda w: f"{T}/cut/",
+        organisers(400),
+        body=lambda w: {"after_session": 1, "top": 4, "carry_over": True},
+    ),
     Case(
         "cancel penalty",
         "post",
@@ -685,6 +693,7 @@ def test_every_route_is_in_the_matrix() -> None:
         "tournament-seating-plans",
         "tournament-penalties",
         "tournament-table-penalties",
+        "tournament-cut",
         "tournament-standings",
         "tournament-team-standings",
         "tournament-audit",

@@ -430,6 +430,8 @@ class StandingRowSerializer(serializers.ModelSerializer):
             "substituted",
             "dropped",
             "disqualified",
+            "qualified",
+            "out_after_session",
             "computed_at",
         ]
 
@@ -488,6 +490,8 @@ _STANDING_COLUMNS = (
     "role",
     "dropped",
     "disqualified",
+    "qualified",
+    "out_after_session",
     "computed_at",
 )
 # Row JSON after the rank, by (time zone, the row's columns but the rank); emptied when full.
@@ -512,6 +516,8 @@ def _row_tail(row: tuple[Any, ...], computed_at: Any) -> bytes:
         role,
         dropped,
         disqualified,
+        qualified,
+        out_after_session,
         when,
     ) = row
     per_session = json.loads(per_session_text)  # as JSONField.from_db_value reads it
@@ -530,6 +536,8 @@ def _row_tail(row: tuple[Any, ...], computed_at: Any) -> bytes:
         "substituted": any(e.get("substituted") for e in per_session),
         "dropped": dropped,
         "disqualified": disqualified,
+        "qualified": qualified,
+        "out_after_session": out_after_session,
         "computed_at": computed_at(when) if when is not None else None,
     }
     return b"," + JSONRenderer().render(data)[1:]

@@ -25,6 +25,7 @@ from .views import (
     TournamentTeamsViewSet,
     TournamentViewSet,
 )
+from .views.cuts import TournamentCutsViewSet
 from .views.online import TableOnlineLogViewSet
 from .views.referee_calls import (
     RefereeCallViewSet,
@@ -45,6 +46,7 @@ TOURNAMENT_RESOURCES = (
     TournamentSignUpsViewSet,
     TournamentRefereeCallsViewSet,
     TournamentTeamsViewSet,
+    TournamentCutsViewSet,
 )
 
 urlpatterns: list[URLPattern | URLResolver] = []

@@ -1,6 +1,7 @@
 """Write services for tournaments (docs/services.md says how they work)."""
 
 from .csv_import import import_registrations_csv
+from .cuts import cut_field
 from .online import import_table_log, set_session_online
 from .penalties import add_penalty, add_table_penalty, cancel_penalty, lateness_points
 from .registration import (
@@ -43,6 +44,7 @@ __all__ = [
     "close_session",
     "create_sessions",
     "create_tournament",
+    "cut_field",
     "disqualify_player",
     "drop_player",
     "extend_session",

@@ -81,8 +81,8 @@ def request_seating_plan(
     With the broker unreachable it raises ServiceUnavailable and saves nothing.
     """
     require_organiser(actor, tournament)
-    if mode not in (SeatingPlan.Mode.RANDOM, SeatingPlan.Mode.SWISS):
-        raise ValidationFailed('mode is "random" or "swiss".', field="mode")
+    if mode not in (SeatingPlan.Mode.RANDOM, SeatingPlan.Mode.SWISS, SeatingPlan.Mode.STANDING):
+        raise ValidationFailed('mode is "random", "swiss" or "standing".', field="mode")
     if isinstance(seed, bool) or not isinstance(seed, int):
         raise ValidationFailed("seed must be an integer.", field="seed")
     options = _clean_options(mode, options, tournament)

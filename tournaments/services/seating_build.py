@@ -17,8 +17,21 @@ from collections.abc import Callable
 from typing import Any
 
 from tournaments import seating
-from tournaments.models import Registration, Seat, SeatingPlan, Session, StandingRow
-from tournaments.selectors import active_registrations, planned_registrations, table_size
+from tournaments.models import (
+    Registration,
+    Seat,
+    SeatingPlan,
+    Session,
+    StandingRow,
+    Tournament,
+)
+from tournaments.seating.finals import set_winds, tables_by_standing
+from tournaments.selectors import (
+    active_registrations,
+    cut_in_force,
+    planned_registrations,
+    table_size,
+)
 
 SUBSTITUTE = "\x00substitute"  # a group label no club or country can have
 TEAM = "\x00team:"  # a team's group label: the team's id after it (no club or country's)
@@ -73,6 +86,10 @@ def _plural(n: int, one: str, many: str) -> str:
 def field_counts(tournament_id: int) -> dict[str, int]:
     """Whom a plan seats (players and fill-ins) and whom it leaves out (reserves), issue 31."""
     active = active_registrations(tournament_id)
+    if cut_in_force(tournament_id) is not None:
+        # Issue 32.2: after a cut plans seat the players it kept, and no one else.
+        planned = {r.pk for r in planned_registrations(tournament_id)}
+        active = [r for r in active if r.pk in planned or r.role == Registration.Role.RESERVE]
     return {
         "players": sum(r.role == Registration.Role.PLAYER for r in active),
         "fill_ins": sum(r.role == Registration.Role.FILL_IN for r in active),
@@ -171,6 +188,55 @@ def _plan_in_force(
     return []
 
 
+def final_tables(
+    tournament: Tournament,
+    registrations: list[Registration],
+    *,
+    mode: str,
+    seed: int,
+    before: int,
+    groups: dict[int, str] | None = None,
+) -> list[list[int]]:
+    """The next session's tables after a cut (issue 32.2), as registration ids: by standing
+    (1-4 at table 1, 5-8 at table 2, ...) or Swiss among `registrations`; within each table
+    the winds by standing (best placed East) or drawn, as the last cut says (by standing when
+    there is none)."""
+    tournament_id = tournament.pk
+    points = swiss_standings(tournament_id)["points"]
+    rank = dict(
+        StandingRow.objects.filter(tournament_id=tournament_id).values_list("player_id", "rank")
+    )
+    cut = cut_in_force(tournament_id)
+    # Players level now (all of them, before a restarted stage's first game) go in their order
+    # at the cut.
+    at_cut = {int(o["player"]): i for i, o in enumerate(cut.order)} if cut else {}
+    ordered = sorted(
+        registrations,
+        key=lambda r: (
+            rank.get(r.player_id) or 10**9,
+            -points.get(r.player_id, 0.0),
+            at_cut.get(r.player_id, 10**9),
+            r.pk,
+        ),
+    )
+    ids = [r.pk for r in ordered]
+    if mode == "swiss":
+        by_id = {r.pk: r for r in registrations}
+        tables = seating.swiss_session(
+            players=ids,
+            points={pk: float(points.get(by_id[pk].player_id, 0.0)) for pk in ids},
+            history=_history(tournament_id, before),
+            seed=seed,
+            groups=groups,
+            table_size=table_size(tournament),
+        )
+    else:
+        tables = tables_by_standing(ids, table_size(tournament))
+    drawn = cut is not None and cut.winds == cut.Winds.DRAWN
+    position = {pk: i for i, pk in enumerate(ids)}
+    return set_winds(tables, position, drawn=drawn, seed=seed)
+
+
 def build_plan_rounds(
     plan: SeatingPlan, progress: Callable[[float], None] | None = None
 ) -> tuple[list[list[list[int]]], dict[str, Any]]:
@@ -187,6 +253,27 @@ def build_plan_rounds(
     groups = seating_groups(
         registrations, options.get("separate_by"), teams=tournament.teams_enabled
     )
+    if plan.mode == SeatingPlan.Mode.STANDING:
+        tables = final_tables(
+            tournament,
+            registrations,
+            mode="standing",
+            seed=plan.seed,
+            before=options.get("from_session", 1),
+        )
+        report = seating.session_quality([*history, tables], groups=groups or None)
+        return [tables], report.to_dict()
+    if plan.mode == SeatingPlan.Mode.SWISS and cut_in_force(tournament.pk) is not None:
+        tables = final_tables(
+            tournament,
+            registrations,
+            mode="swiss",
+            seed=plan.seed,
+            before=options.get("from_session", 1),
+            groups=groups,
+        )
+        report = seating.session_quality([*history, tables], groups=groups or None)
+        return [tables], report.to_dict()
     if plan.mode == SeatingPlan.Mode.SWISS:
         total = swiss_standings(tournament.pk)["points"]
         points = {r.pk: float(total.get(r.player_id, 0)) for r in registrations}

@@ -57,6 +57,9 @@ def standings_csv(tournament: Tournament) -> str:
             # Issue 31: the registration's role and whether a substitute played a seat.
             "Role",
             "Substituted",
+            # Issue 32.2: still in after the last cut, or the cut the player went out at.
+            "Qualified",
+            "Out after session",
         ]
     )
     for row in rows:
@@ -86,6 +89,8 @@ def standings_csv(tournament: Tournament) -> str:
                 "yes" if row.disqualified else "no",  # EMA 2025 6.12: shown, not ranked
                 row.role,
                 "yes" if row.substituted else "no",  # EMA 2025 7.3
+                "yes" if row.qualified else "no",
+                "" if row.out_after_session is None else row.out_after_session,
             ]
         )
     return out.getvalue()

@@ -22,7 +22,7 @@ from django.db import connection
 
 from scoring.models import Game, GameSeat
 from scoring.summary import GameSummary
-from tournaments.models import Seat, Session, StandingRow, Table, Tournament
+from tournaments.models import Cut, Seat, Session, StandingRow, Table, Tournament
 
 from .ranking import Aggregate, Entry, Rankable, Ranked, rank_players, tie_breaks_of
 
@@ -102,12 +102,16 @@ def load_tournament(cursor: Any, tournament_id: int) -> tuple[list[str], str, di
         else ""
     )
     cursor.execute(
-        f"SELECT tie_breaks, ruleset, rule_overrides FROM {_table(Tournament)} WHERE id = %s{lock}",
-        [tournament_id],
+        f"SELECT tie_breaks, ruleset, rule_overrides, EXISTS (SELECT 1 FROM {_table(Cut)} "
+        f"WHERE tournament_id = %s) FROM {_table(Tournament)} WHERE id = %s{lock}",
+        [tournament_id, tournament_id],
     )
     found = cursor.fetchone()
     if found is None:
         raise Tournament.DoesNotExist(tournament_id)
+    if found[3]:
+        # Issue 32.2: after a cut the ranking is by stage, not by total (standings/cuts.py).
+        raise NotLocal("the tournament has cuts")
     return list(tie_breaks_of(_json(found[0]))), found[1], _json(found[2]) or {}
 
 

@@ -27,10 +27,11 @@ from django.db.models.fields.json import KeyTransform
 from scoring.engine import RecordError, load_ruleset
 from scoring.models import Game, GameSeat
 from scoring.records import game_final
-from tournaments.models import Penalty, Registration, Seat, StandingRow, Tournament
+from tournaments.models import Cut, Penalty, Registration, Seat, StandingRow, Tournament
 
 from . import incremental
 from .cache import renew
+from .cuts import CutRule, PenaltyAt, Placed, penalty_position, rank_with_cuts
 from .ranking import (
     Aggregate,
     Entry,
@@ -57,6 +58,8 @@ _ROW_FIELDS = [
     "role",
     "dropped",
     "disqualified",
+    "qualified",
+    "out_after_session",
 ]
 _JSON_FIELDS = {"per_session", "tie_break_values"}
 
@@ -214,7 +217,15 @@ def _players_per_table(tournament: Tournament) -> int:
     return load_ruleset(tournament.ruleset, tournament.rule_overrides or None).players
 
 
-def _row(tournament_id: int, player: _Player, agg: Aggregate, ranked: Ranked) -> StandingRow:
+def _row(
+    tournament_id: int,
+    player: _Player,
+    agg: Aggregate,
+    ranked: Ranked,
+    placed: Placed | None = None,
+) -> StandingRow:
+    if placed is not None:  # a tournament with cuts: the values of the player's stage
+        agg, ranked = placed.aggregate, placed.ranked
     return StandingRow(
         tournament_id=tournament_id,
         player_id=player.player_id,
@@ -229,7 +240,29 @@ def _row(tournament_id: int, player: _Player, agg: Aggregate, ranked: Ranked) ->
         role=player.role,
         dropped=player.dropped,
         disqualified=player.disqualified,
+        qualified=placed.qualified if placed else False,
+        out_after_session=placed.out_after_session if placed else None,
     )
+
+
+def cut_rules(tournament_id: int) -> list[CutRule]:
+    """The tournament's cuts in session order (issue 32.2)."""
+    return [
+        CutRule(c.after_session, c.carry_over, frozenset(c.qualified_ids), c.created_at.timestamp())
+        for c in Cut.objects.filter(tournament_id=tournament_id).order_by("after_session")
+    ]
+
+
+def _penalties_placed(tournament_id: int, cuts: list[CutRule]) -> dict[int, list[PenaltyAt]]:
+    """player id -> their active tournament penalties, each placed among the sessions."""
+    out: dict[int, list[PenaltyAt]] = {}
+    for pid, points, session, given in Penalty.objects.filter(
+        tournament_id=tournament_id, cancelled_at__isnull=True
+    ).values_list("player_id", "points", "session__number", "created_at"):
+        out.setdefault(pid, []).append(
+            PenaltyAt(int(points), penalty_position(session, given.timestamp(), cuts))
+        )
+    return out
 
 
 # --- full rebuild --------------------------------------------------------------------------
@@ -266,6 +299,17 @@ def compute_standings(tournament: Tournament) -> list[StandingRow]:
             player(pid).entries.append(entry)
 
     aggregates = {pid: p.aggregate(per_table) for pid, p in players.items()}
+    cuts = cut_rules(tournament.pk)
+    placed: dict[int, Placed] = {}
+    if cuts:
+        placed = rank_with_cuts(
+            entries={pid: p.entries for pid, p in players.items()},
+            penalties=_penalties_placed(tournament.pk, cuts),
+            ranked=[pid for pid, p in players.items() if p.ranked],
+            cuts=cuts,
+            tie_breaks=tie_breaks,
+            players_per_table=per_table,
+        )
     ranks = rank_players(
         [
             Rankable(pid, aggregates[pid].total, aggregates[pid].keys, p.ranked)
@@ -275,7 +319,8 @@ def compute_standings(tournament: Tournament) -> list[StandingRow]:
         lambda ids: {pid: players[pid].entries for pid in ids},
     )
     return [
-        _row(tournament.pk, p, aggregates[pid], ranks[pid]) for pid, p in sorted(players.items())
+        _row(tournament.pk, p, aggregates[pid], ranks[pid], placed.get(pid))
+        for pid, p in sorted(players.items())
     ]
 
 

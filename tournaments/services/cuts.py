@@ -1,0 +1,272 @@
+"""Cuts (issue 32.2, docs/finals.md): after session k the organiser cuts the field to its top N.
+
+The cut is taken from the standings as they are after session k (the tie-breaks settle a tie
+at the line; a tie no tie-break settles is drawn with the cut's seed, and the cut says what
+decided it). The players it keeps alone play on: the cut seats session k+1 with them at once
+(by standing or Swiss among them, winds by standing or drawn) and unseats later sessions
+seated before it; later sessions are seated by plans, which after a cut seat only them
+(tournaments.selectors.planned_registrations). The standings rank them first and the others
+below, in their order at the cut (tournaments/standings/cuts.py).
+"""
+
+from __future__ import annotations
+
+import random
+from functools import partial
+from typing import Any
+
+from django.db import transaction
+
+from core.audit import audited
+from core.errors import ValidationFailed
+from core.models import Player
+from tournaments.models import Cut, Session, StandingRow, Tournament
+from tournaments.selectors import cut_in_force, planned_registrations, table_size
+from tournaments.standings.ranking import tie_breaks_of
+from tournaments.standings.services import compute_standings, recompute_standings
+
+from ._common import require_organiser, user_or_none
+from .seating_build import final_tables, seating_groups
+from .sessions import _check_seatable, replace_tables, session_snapshot
+
+
+def _integer(value: Any, field: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ValidationFailed(f"{field} must be an integer.", field=field)
+    return value
+
+
+def _check_sessions(tournament: Tournament, after_session: int) -> None:
+    sessions = dict(tournament.sessions.values_list("number", "status"))
+    if after_session not in sessions:
+        raise ValidationFailed(f"There is no session {after_session}.", field="after_session")
+    unfinished = sorted(
+        n for n, status in sessions.items() if n <= after_session and status != "closed"
+    )
+    if unfinished:
+        raise ValidationFailed(
+            f"Session {unfinished[0]} is not finished: close it before cutting after session "
+            f"{after_session}.",
+            field="after_session",
+        )
+    started = sorted(
+        n
+        for n, status in sessions.items()
+        if n > after_session and status in (Session.Status.RUNNING, Session.Status.CLOSED)
+    )
+    if started:
+        raise ValidationFailed(
+            f"Session {started[0]} has already started: the cut must come before it.",
+            field="after_session",
+        )
+
+
+def _field(tournament: Tournament) -> list[StandingRow]:
+    """The players the cut chooses from, in their order now: the ranked players still in the
+    competition (after an earlier cut, those it kept), best first. Computed afresh, so a
+    standings update still queued cannot make the cut on old figures."""
+    rows = [r for r in compute_standings(tournament) if r.rank is not None]
+    players = Player.objects.in_bulk([r.player_id for r in rows])
+    for r in rows:
+        r.player = players[r.player_id]
+    last = cut_in_force(tournament)
+    if last is not None:
+        kept = set(last.qualified_ids)
+        rows = [r for r in rows if r.player_id in kept]
+    return sorted(rows, key=lambda r: (r.rank or 0, r.player_id))
+
+
+def _decided_by(tie_breaks: tuple[str, ...], last_in: StandingRow, first_out: StandingRow) -> str:
+    """What put `last_in` ahead of `first_out`: "total", a tie-break's name, or "draw"."""
+    if last_in.total != first_out.total:
+        return "total"
+    for name, a, b in zip(
+        tie_breaks, last_in.tie_break_values, first_out.tie_break_values, strict=False
+    ):
+        if a != b:
+            return name
+    return "draw"
+
+
+def _entry(row: StandingRow, qualified: bool) -> dict[str, Any]:
+    return {
+        "player": row.player_id,
+        "name": str(row.player),
+        "rank": row.rank,
+        "total": row.total,
+        "tie_break_values": row.tie_break_values,
+        "dropped": row.dropped,
+        "qualified": qualified,
+    }
+
+
+def _choose(
+    rows: list[StandingRow], top: int, tie_breaks: tuple[str, ...], seed: int
+) -> tuple[list[StandingRow], dict[str, Any]]:
+    """The field in its order at the cut (a tie at the line drawn) and how the line was
+    drawn. A dropped player is passed over: the next one qualifies in their place."""
+    eligible = [r for r in rows if not r.dropped]
+    line_rank = eligible[top - 1].rank
+    tied = [r for r in eligible if r.rank == line_rank]
+    drawn = False
+    if eligible[top].rank == line_rank:
+        # Still level after every tie-break: lots are drawn (with the cut's seed, recorded).
+        drawn = True
+        order = sorted(tied, key=lambda r: r.player_id)
+        random.Random(seed).shuffle(order)
+        at = rows.index(tied[0])
+        rows = [*rows[:at], *order, *[r for r in rows[at:] if r not in tied]]
+        eligible = [r for r in rows if not r.dropped]
+    last_in, first_out = eligible[top - 1], eligible[top]
+    line = {
+        "decided_by": "draw" if drawn else _decided_by(tie_breaks, last_in, first_out),
+        "last_in": {"player": last_in.player_id, "name": str(last_in.player)},
+        "first_out": {"player": first_out.player_id, "name": str(first_out.player)},
+        "level_on_total": [str(r.player) for r in eligible if r.total == last_in.total]
+        if last_in.total == first_out.total
+        else [],
+        "passed_over": [str(r.player) for r in rows[: rows.index(last_in)] if r.dropped],
+    }
+    return rows, line
+
+
+def _seat_next(actor: Any, tournament: Tournament, cut: Cut) -> Session:
+    """Seat session k+1 with the qualified players; later sessions seated before the cut
+    lose their tables (they held players who are out), to be seated by plans."""
+    number = cut.after_session + 1
+    for later in (
+        Session.objects.select_for_update()
+        .filter(tournament=tournament, number__gt=number, tables__isnull=False)
+        .distinct()
+    ):
+        with audited(
+            actor=actor,
+            action="session.unseat",
+            obj=later,
+            tournament_id=tournament.pk,
+            snapshot=partial(session_snapshot, later),
+        ) as audit:
+            replace_tables(actor=actor, session=later, tables=[])
+            later.status = Session.Status.PLANNED
+            later.save(update_fields=["status"])
+            audit.note(cut=cut.pk)
+    session, _ = Session.objects.get_or_create(
+        tournament=tournament,
+        number=number,
+        defaults={"duration_minutes": tournament.session_minutes},
+    )
+    session = Session.objects.select_for_update().get(pk=session.pk)
+    _check_seatable(session)
+    registrations = planned_registrations(tournament)
+    by_id = {r.pk: r for r in registrations}
+    tables = final_tables(
+        tournament,
+        registrations,
+        mode=cut.seating,
+        seed=cut.seed,
+        before=number,
+        # Fill-ins and team mates stay apart in a Swiss session (issue 32.1's groups).
+        groups=seating_groups(registrations, None, teams=tournament.teams_enabled),
+    )
+    with audited(
+        actor=actor,
+        action="session.seat",
+        obj=session,
+        tournament_id=tournament.pk,
+        snapshot=partial(session_snapshot, session),
+    ) as audit:
+        replace_tables(
+            actor=actor,
+            session=session,
+            tables=[[by_id[pk].player for pk in table] for table in tables],
+        )
+        session.status = Session.Status.SEATED
+        session.save(update_fields=["status"])
+        audit.note(cut=cut.pk)
+    if tournament.sessions_planned < number:
+        tournament.sessions_planned = number
+        tournament.save(update_fields=["sessions_planned"])
+    return session
+
+
+@transaction.atomic
+def cut_field(
+    *,
+    actor: Any,
+    tournament: Tournament,
+    after_session: Any,
+    top: Any,
+    carry_over: Any = True,
+    seating: Any = Cut.Seating.STANDING,
+    winds: Any = Cut.Winds.STANDING,
+    seed: Any = 0,
+) -> Cut:
+    """Cut the field to its top `top` after session `after_session` (issue 32.2): see the
+    module's docstring. All or nothing; a 400 names the field that is wrong."""
+    require_organiser(actor, tournament)
+    tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    after_session = _integer(after_session, "after_session")
+    top = _integer(top, "top")
+    seed = _integer(seed, "seed")
+    if not isinstance(carry_over, bool):
+        raise ValidationFailed("carry_over is true or false.", field="carry_over")
+    if seating not in Cut.Seating.values:
+        raise ValidationFailed('seating is "standing" or "swiss".', field="seating")
+    if winds not in Cut.Winds.values:
+        raise ValidationFailed('winds is "standing" or "drawn".', field="winds")
+    if tournament.status != Tournament.Status.RUNNING:
+        raise ValidationFailed("Only a running tournament can be cut.", field="tournament")
+    if after_session < 1:
+        raise ValidationFailed("after_session is a session number.", field="after_session")
+    last = cut_in_force(tournament)
+    if last is not None and after_session <= last.after_session:
+        raise ValidationFailed(
+            f"The field was already cut after session {last.after_session}: a further cut "
+            "comes after a later session.",
+            field="after_session",
+        )
+    _check_sessions(tournament, after_session)
+    size = table_size(tournament)
+    if top < size or top % size:
+        raise ValidationFailed(
+            f"top must be a multiple of {size} (the players of a table), at least {size}.",
+            field="top",
+        )
+    rows = _field(tournament)
+    eligible = sum(not r.dropped for r in rows)
+    if top >= eligible:
+        raise ValidationFailed(
+            f"top must be smaller than the field: {eligible} players can qualify.", field="top"
+        )
+    tie_breaks = tie_breaks_of(tournament.tie_breaks)
+    ordered, line = _choose(rows, top, tie_breaks, seed)
+    qualified = set([r.player_id for r in ordered if not r.dropped][:top])
+    with audited(
+        actor=actor, action="tournament.cut", created=True, tournament_id=tournament.pk
+    ) as audit:
+        cut = Cut.objects.create(
+            tournament=tournament,
+            after_session=after_session,
+            top=top,
+            carry_over=carry_over,
+            seating=seating,
+            winds=winds,
+            seed=seed,
+            order=[_entry(r, r.player_id in qualified) for r in ordered],
+            line=line,
+            created_by=user_or_none(actor),
+        )
+        audit.obj = cut
+        audit.after = {
+            "after_session": after_session,
+            "top": top,
+            "carry_over": carry_over,
+            "seating": seating,
+            "winds": winds,
+            "seed": seed,
+            "qualified": sorted(qualified),
+            "decided_by": line["decided_by"],
+        }
+    recompute_standings(tournament_id=tournament.pk)
+    _seat_next(actor, tournament, cut)
+    return cut
