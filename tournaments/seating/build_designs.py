@@ -3,9 +3,10 @@
     nice -n 10 .venv/bin/python -m tournaments.seating.build_designs [--sizes 40,52] [--check]
 
 Without ``--sizes`` it rebuilds the fields the shipped file holds (40 and 52: 1-rotational
-designs, a few minutes of CPU). ``--sizes`` searches others: n = 4 mod 12 first by the
-rotational depth-first search, then (any n) by annealing over orbit base rounds (bounded;
-fruitless here for the tight fields 32, 36, 44, 48 and for 60; see docs/seating.md).
+designs; 36, 48 and 60: 4-RGDDs of type 3^(n/3) by ``triple``; a few minutes of CPU).
+``--sizes`` searches others: n = 4 mod 12 by the rotational depth-first search, n = 0 mod 12
+by ``triple``, then (any n) by annealing over orbit base rounds (bounded; fruitless here for
+32, 44 and 56; see docs/seating.md).
 
 For each field of 16-172 players (tables of four) where the constructions of ``designs.py``
 give fewer pair-disjoint rounds than the best known (Miller et al., Symmetry 2020; the bound
@@ -44,6 +45,7 @@ MILLER = {
 STEPS = 200_000  # tabu steps per attempt
 ATTEMPTS = 40
 ROTATIONAL_NODES = 200_000  # depth-first nodes per attempt
+TRIPLE_NODES = 200_000
 
 
 def best_known(players: int) -> int:
@@ -231,6 +233,107 @@ def rotational(m: int, seed: str, limit: int) -> list[list[int]] | None:
     return place(0)
 
 
+def triple(m: int, seed: str, limit: int) -> list[list[int]] | None:
+    """A 4-RGDD of type 3^u (u = (m + 3) / 3, m = 3 mod 4) over Z_m x Z_3 + {inf_0, inf_1,
+    inf_2}: base round invariant under sigma: (x, i) -> (x, i + 1), inf_b -> inf_b+1, as well
+    as developed by x -> x + 1, so m rounds (Z_m x Z_3 acts on the design). The groups
+    {(x, 0), (x, 1), (x, 2)} and {inf_0, inf_1, inf_2} never meet; every other pair meets once.
+
+    Under sigma the pair classes are: pure d (two points of one orbit, d = 1..(m-1)/2) and
+    mixed d ((x, i) with (x + d, i + 1), d = 1..m-1): 3 (m - 1) / 2 classes, each to be covered
+    exactly once by the sigma-orbit representatives: one fixed table {inf_0, (0, 0), (b, 1),
+    (c, 2)} (3 mixed classes) and (m - 3) / 4 tables of four. The representatives' x values
+    partition Z_m (sigma then seats each "column" x once per orbit). Depth-first over tables
+    (the smallest free x opens the next one), `limit` nodes at most. Returns the whole base
+    round in the ``designs.json`` "orbits" form (the three fixed tables first)."""
+    if m % 4 != 3:
+        return None
+    rng = random.Random(seed)
+    half = (m - 1) // 2
+
+    def cls(p: tuple[int, int], q: tuple[int, int]) -> int | None:
+        (x, i), (y, j) = p, q
+        if i == j:
+            d = (y - x) % m
+            return min(d, m - d) - 1 if d else None
+        d = (y - x) % m if (j - i) % 3 == 1 else (x - y) % m
+        return None if d == 0 else half + d - 1  # d = 0: a group, never met
+
+    used: set[int] = set()
+    taken = [False] * m
+    reps: list[list[tuple[int, int]]] = []
+    nodes = 0
+
+    def open_table() -> bool:
+        if all(taken):
+            return True
+        x = taken.index(False)
+        taken[x] = True
+        reps.append([(x, 0)])  # sigma picks which rep of the table's orbit: orbit 0 first
+        if grow():
+            return True
+        reps.pop()
+        taken[x] = False
+        return False
+
+    def grow() -> bool:
+        nonlocal nodes
+        nodes += 1
+        if nodes > limit:
+            return False
+        table = reps[-1]
+        if len(table) == 4:
+            return open_table()
+        options = [(x, i) for x in range(table[-1][0] + 1, m) if not taken[x] for i in range(3)]
+        rng.shuffle(options)
+        for p in options:
+            new = [cls(q, p) for q in table]
+            if None in new or len(set(new)) < len(new) or used.intersection(new):
+                continue
+            used.update(new)  # type: ignore[arg-type]
+            taken[p[0]] = True
+            table.append(p)
+            if grow():
+                return True
+            table.pop()
+            taken[p[0]] = False
+            used.difference_update(new)
+            if nodes > limit:
+                return False
+        return False
+
+    fixed_options = [(b, c) for b in range(1, m) for c in range(1, m) if b != c]
+    rng.shuffle(fixed_options)
+    for b, c in fixed_options:
+        fixed = [(0, 0), (b, 1), (c, 2)]
+        classes = {cls(fixed[0], fixed[1]), cls(fixed[1], fixed[2]), cls(fixed[2], fixed[0])}
+        if None in classes or len(classes) < 3:
+            continue
+        used.clear()
+        used.update(classes)  # type: ignore[arg-type]
+        for x in (0, b, c):
+            taken[x] = True
+        if open_table():
+            return _expand(fixed, reps, m)
+        for x in (0, b, c):
+            taken[x] = False
+        if nodes > limit:
+            return None
+    return None
+
+
+def _expand(
+    fixed: list[tuple[int, int]], reps: list[list[tuple[int, int]]], m: int
+) -> list[list[int]]:
+    """The base round from sigma-orbit representatives: fixed table s (inf_s's) is sigma^s of
+    the fixed representative, then t, sigma t, sigma^2 t for each table of four."""
+
+    def image(table: list[tuple[int, int]], s: int) -> list[int]:
+        return [(i + s) % 3 * m + x for x, i in table]
+
+    return [image(fixed, s) for s in range(3)] + [image(t, s) for t in reps for s in range(3)]
+
+
 def _add(p: int, q: int, by: int, of: list[list[int]], count: list[int]) -> None:
     c = of[p][q]
     if c >= 0:
@@ -296,6 +399,15 @@ def find(players: int, rounds: int, attempts: int = ATTEMPTS, steps: int = STEPS
                 assert pair_disjoint(stored_rounds(players, entry), players)
                 return entry
             print(f"  {players}: rotational attempt {attempt} failed", file=sys.stderr)
+    m = players // 3 - 1
+    if players % 12 == 0 and m >= rounds:
+        for attempt in range(attempts):
+            base = triple(m, f"{players}:triple:{attempt}", TRIPLE_NODES)
+            if base is not None:
+                entry = {"m": m, "orbits": 3, "base": base}
+                assert pair_disjoint(stored_rounds(players, entry), players)
+                return entry
+            print(f"  {players}: triple attempt {attempt} failed", file=sys.stderr)
     for m, k, f in shapes(players, rounds)[:4]:
         for attempt in range(attempts):
             base = search(players, m, k, f, f"{players}:{m}:{k}:{attempt}", steps)
