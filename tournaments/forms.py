@@ -151,6 +151,13 @@ class RegistrationForm(forms.Form):
         initial=Registration.Role.PLAYER,
         label=_("Role"),
     )
+    # Issue 32.1: the team's name; a new name creates the team.
+    team = forms.CharField(
+        max_length=100,
+        required=False,
+        label=_("Team"),
+        widget=forms.TextInput(attrs={"list": "team-names", "autocomplete": "off"}),
+    )
 
     def clean_country(self) -> str:
         return str(self.cleaned_data.get("country") or "").upper()
@@ -337,6 +344,17 @@ class StandingsSettingsForm(forms.Form):
         required=False,
         label=_("Qualification-only championship (MERS +1)"),
     )
+    # Team events (issue 32.1): the API's teams_enabled and team_counted_members.
+    teams_enabled = forms.BooleanField(
+        required=False,
+        label=_("Team event (team standings; team mates seated apart)"),
+    )
+    team_counted_members = forms.IntegerField(
+        required=False,
+        min_value=1,
+        max_value=100,
+        label=_("Team total: the best N members (empty: all)"),
+    )
 
     def __init__(self, *args: Any, tournament: Tournament, **kwargs: Any) -> None:
 
@@ -352,7 +370,11 @@ class StandingsSettingsForm(forms.Form):
                 label=_("Tie-break %(n)s") % {"n": i + 1},
             )
         self.fields["qualification_only"].initial = tournament.qualification_only
-        self.order_fields([*self.tie_break_names, "qualification_only"])
+        self.fields["teams_enabled"].initial = tournament.teams_enabled
+        self.fields["team_counted_members"].initial = tournament.team_counted_members
+        self.order_fields(
+            [*self.tie_break_names, "qualification_only", "teams_enabled", "team_counted_members"]
+        )
 
     def clean(self) -> dict[str, Any]:
         """`tie_breaks`: the chosen ones in order, gaps closed (repeats are the service's

@@ -10,6 +10,7 @@ from django.utils import timezone
 
 from tournaments.models import Seat, Session, StandingRow, Tournament
 from tournaments.selectors import session_roster
+from tournaments.standings.teams import team_standings
 
 
 def render_document(template: str, context: dict[str, Any]) -> Any:
@@ -80,6 +81,11 @@ def final_results_pdf(tournament: Tournament) -> bytes:
         .order_by("is_substitute", "rank", "-total")
     )
     provisional = tournament.status != Tournament.Status.PUBLISHED
-    return render_pdf(
-        "pdf/results.html", {"tournament": tournament, "rows": rows, "provisional": provisional}
-    )
+    context = {
+        "tournament": tournament,
+        "rows": rows,
+        "provisional": provisional,
+        # Issue 32.1: a team event's results add the team standings.
+        "teams": team_standings(tournament),
+    }
+    return render_pdf("pdf/results.html", context)

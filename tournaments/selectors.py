@@ -180,7 +180,7 @@ def registration_rows(tournament: Tournament, query: str = "") -> list[dict[str,
     """The registrations page: dropped last, then substitutes, by name; those matching `query`
     (name, EMA number or club, core.names.matches), each with its number in seating plans."""
     rows = list(
-        tournament.registrations.select_related("player").order_by(
+        tournament.registrations.select_related("player", "team").order_by(
             "dropped_at", "is_substitute", "player__last_name", "player__first_name"
         )
     )
@@ -196,6 +196,13 @@ def registration_rows(tournament: Tournament, query: str = "") -> list[dict[str,
         ]
     numbers = registration_numbers(tournament)
     return [{"registration": r, "number": numbers.get(r.pk)} for r in rows]
+
+
+def team_names(tournament: Tournament) -> list[str]:
+    """The team names a registration form offers (issue 32.1); none unless a team event."""
+    if not tournament.teams_enabled:
+        return []
+    return list(tournament.teams.order_by("name").values_list("name", flat=True))
 
 
 def staff_rows(tournament: Tournament) -> QuerySet[StaffRole]:

@@ -2,7 +2,7 @@
 
 from django.urls import URLPattern, URLResolver, path
 
-from tournaments.views import hall, pdfs, public, referee_calls, results, signups
+from tournaments.views import hall, pdfs, public, referee_calls, results, signups, teams
 from tournaments.views.console import (
     cuts,
     overview,
@@ -39,6 +39,17 @@ urlpatterns: list[URLPattern | URLResolver] = [
         hall.projector_standings,
         name="projector_standings",
     ),
+    # Team events (issue 32.1): the Teams tab of the standings, its projector and CSV, a team.
+    path("<slug:slug>/standings/teams/", teams.team_standings_page, name="team_standings"),
+    path(
+        "<slug:slug>/standings/teams/projector/",
+        teams.projector_team_standings,
+        name="projector_team_standings",
+    ),
+    path(
+        "<slug:slug>/team-standings.csv", teams.team_standings_download, name="team_standings_csv"
+    ),
+    path("<slug:slug>/teams/<str:team>/", teams.team_page, name="team"),
     path("<slug:slug>/clock/", hall.hall_clock, name="clock"),
     path("<slug:slug>/players/<int:player_id>/", public.player_page, name="player"),
     path("<slug:slug>/seating/", public.seating, name="seating"),

@@ -323,7 +323,7 @@ def player_seats(tournament: Tournament, player: Player) -> list[dict[str, Any]]
 def player_page(request: HttpRequest, slug: str, player_id: int) -> HttpResponse:
     tournament = visible_tournament(request, slug)
     registration = get_object_or_404(
-        tournament.registrations.select_related("player"), player_id=player_id
+        tournament.registrations.select_related("player", "team"), player_id=player_id
     )
     player = registration.player
     games = _player_games(tournament, player)

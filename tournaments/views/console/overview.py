@@ -90,6 +90,8 @@ class StandingsSettings(ConsoleFormView):
             tournament=self.tournament,
             tie_breaks=data["tie_breaks"],
             qualification_only=data["qualification_only"],
+            teams_enabled=data["teams_enabled"],
+            team_counted_members=data["team_counted_members"],
         )
         messages.success(self.request, _("Standings settings saved; the standings are updated."))
 

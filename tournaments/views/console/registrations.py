@@ -17,6 +17,7 @@ from tournaments.models import Registration, Tournament
 from tournaments.selectors import (
     registration_numbers,
     registration_rows,
+    team_names,
     tournament_registration,
 )
 from tournaments.services.privacy import erase
@@ -79,7 +80,16 @@ def player_details(data: dict[str, Any]) -> dict[str, Any]:
         "country": data["country"],
         "club_name": data["club_name"],
         "role": data["role"],
+        # Issue 32.1: the team field is on the form only in a team event.
+        **({"team": data["team"] or ""} if "team" in data else {}),
     }
+
+
+def without_team_unless_enabled(form: forms.Form, tournament: Tournament) -> forms.Form:
+    """A registration form asks for the team only in a team event (issue 32.1)."""
+    if not tournament.teams_enabled:
+        form.fields.pop("team", None)
+    return form
 
 
 # The page's forms by the `action` each posts: its name in the template, class, prefix.
@@ -111,7 +121,7 @@ class Registrations(ConsoleFormView):
         options: dict[str, Any] = {"prefix": prefix}
         if form_class in FOR_TOURNAMENT:
             options["tournament"] = self.tournament
-        return form_class(*bound, **options)
+        return without_team_unless_enabled(form_class(*bound, **options), self.tournament)
 
     @property
     def posted(self) -> str | None:
@@ -132,7 +142,11 @@ class Registrations(ConsoleFormView):
 
     def page_context(self) -> dict[str, Any]:
         query = (self.request.GET.get("q") or "").strip()
-        return {"rows": registration_rows(self.tournament, query), "query": query}
+        return {
+            "rows": registration_rows(self.tournament, query),
+            "query": query,
+            "team_names": team_names(self.tournament),
+        }
 
     def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
         if self.posted is None:
@@ -204,6 +218,9 @@ class RegistrationEdit(ConsoleFormView):
     def load(self) -> None:
         self.registration = one_registration(self.tournament, self.kwargs["registration_id"])
 
+    def get_form(self, form_class: Any = None) -> forms.Form:
+        return without_team_unless_enabled(super().get_form(form_class), self.tournament)
+
     def get_initial(self) -> dict[str, Any]:
         registration = self.registration
         player = registration.player
@@ -214,12 +231,14 @@ class RegistrationEdit(ConsoleFormView):
             "country": player.country,
             "club_name": registration.club_name,
             "role": registration.role,
+            "team": registration.team.name if registration.team else "",
         }
 
     def page_context(self) -> dict[str, Any]:
         return {
             "registration": self.registration,
             "number": registration_numbers(self.tournament).get(self.registration.pk),
+            "team_names": team_names(self.tournament),
         }
 
     def save(self, data: dict[str, Any]) -> None:
