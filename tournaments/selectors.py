@@ -24,6 +24,8 @@ from scoring.models import Game
 from tournaments import roles
 from tournaments.models import (
     Cut,
+    OnlineName,
+    OnlineTableLog,
     Penalty,
     Registration,
     Seat,
@@ -96,6 +98,24 @@ def session_tables(session: Session) -> list[dict[str, Any]]:
     for table in tables:
         rows.append({"table": table, "seats": list(table.seats.all()), "game": table.game})
     return rows
+
+
+def session_table(session: Session, number: int) -> Table | None:
+    """The session's table `number` (None: no such table)."""
+    return session.tables.filter(number=number).select_related("game").first()
+
+
+def online_logs(session: Session) -> dict[int, OnlineTableLog]:
+    """The online logs the session's tables were imported from, by table id (issue 32.5)."""
+    return {log.table_id: log for log in OnlineTableLog.objects.filter(table__session=session)}
+
+
+def online_names(tournament: Tournament | int) -> dict[int, str]:
+    """Each player's name on the online sites as last remembered for the tournament (the
+    console's upload form offers it), by player id."""
+    tid = tournament if isinstance(tournament, int) else tournament.pk
+    names = OnlineName.objects.filter(tournament_id=tid).order_by("updated_at", "pk")
+    return dict(names.values_list("registration__player_id", "name"))
 
 
 def active_registrations(tournament: Tournament | int) -> list[Registration]:

@@ -95,6 +95,11 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("<slug:slug>/console/seating/<int:plan_id>/", seating.seating_plan, name="seating_plan"),
     path("<slug:slug>/console/sessions/<int:number>/", sessions.session_console, name="session"),
     path(
+        "<slug:slug>/console/sessions/<int:number>/tables/<int:table>/online-log/",
+        sessions.table_online_log,
+        name="table_online_log",
+    ),
+    path(
         "<slug:slug>/console/sessions/<int:number>/clock/",
         sessions.session_clock_action,
         name="session_clock",

@@ -8,19 +8,29 @@ from typing import Any
 
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
+from core.errors import ServiceError
+from core.limits import upload_problem
+from scoring.services.online import MAX_LOG_BYTES
 from tournaments import services
 from tournaments.clock import session_clock
 from tournaments.forms import MinutesForm, OptionalReasonForm, SubstituteForm
 from tournaments.models import Seat, SeatingPlan, Session
 from tournaments.roster import SessionRoster
-from tournaments.selectors import session_roster, session_tables, unfinished_games
+from tournaments.selectors import (
+    online_logs,
+    online_names,
+    session_roster,
+    session_table,
+    session_tables,
+    unfinished_games,
+)
 
-from .base import ConsoleActionView, ConsoleFormView, console_session
+from .base import ConsoleActionView, ConsoleFormView, console_session, show_refusal
 
 
 class SessionPage(ConsoleFormView):
@@ -64,10 +74,18 @@ class SessionPage(ConsoleFormView):
         tables = session_tables(self.session)
         roster = self.roster
         seats = {t.id: t.seats for t in roster.tables}
+        logs = online_logs(self.session) if self.session.online else {}
+        names = online_names(self.tournament) if self.session.online else {}
         for t in tables:  # who sits where now (issue 31), beside the game's status
             t["roster"] = [
-                {"seat": s, "label": Seat.WIND_LABELS[s.wind]} for s in seats.get(t["table"].pk, [])
+                {
+                    "seat": s,
+                    "label": Seat.WIND_LABELS[s.wind],
+                    "online_name": names.get(s.player.id, "") if s.player else "",
+                }
+                for s in seats.get(t["table"].pk, [])
             ]
+            t["online_log"] = logs.get(t["table"].pk)
         return {
             "session": self.session,
             "clock": session_clock(self.session),
@@ -173,6 +191,8 @@ class SessionAction(SessionWrite):
         "close": (None, None),
         "reopen": (OptionalReasonForm, None),
         "reseat": (None, None),
+        "online": (None, None),
+        "offline": (None, None),
     }
     plan: SeatingPlan | None = None
 
@@ -185,7 +205,16 @@ class SessionAction(SessionWrite):
 
     def save(self, data: dict[str, Any]) -> None:
         actor, session, request = self.request.user, self.session, self.request
-        if self.action == "reseat":
+        if self.action in ("online", "offline"):
+            online = self.action == "online"
+            services.set_session_online(actor=actor, session=session, online=online)
+            messages.success(
+                request,
+                _("Session is online: import each table's game from its log.")
+                if online
+                else _("Session is played at the tables again."),
+            )
+        elif self.action == "reseat":
             # Issue 31: re-seat this session (and the ones after it) with the earlier
             # sessions as history; the plan is applied from its page.
             self.plan = services.reseat_from_session(actor=actor, session=session)
@@ -205,6 +234,47 @@ class SessionAction(SessionWrite):
             messages.success(request, _("Session reopened: its results are provisional again."))
 
 
+class TableOnlineLog(SessionWrite):
+    """Issue 32.5: a table's game from its Tenhou or Mahjong Soul log (a file), with the
+    table's players' names on the site where the log's names are not known yet (remembered for
+    the tournament). A refusal (names that are not the table's, a hand the rules cannot score)
+    is a flash message naming what is wrong; the comparison shows on the session page."""
+
+    def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        table = session_table(self.session, self.kwargs["table"])
+        if table is None:
+            raise Http404
+        upload = request.FILES.get("log")
+        problem = upload_problem(upload, MAX_LOG_BYTES) if upload else _("Choose the log file.")
+        if upload is None or problem:
+            messages.error(request, str(problem))
+            return self.back()
+        # "name-<registration id>": the player's name on the site (empty: known already).
+        players: dict[str, int] = {}
+        for key in request.POST:
+            name = request.POST.get(key, "").strip()
+            if key.startswith("name-") and key[5:].isdigit() and name:
+                players[name] = int(key[5:])
+        try:
+            done = services.import_table_log(
+                actor=request.user,
+                table=table,
+                data=upload.read(MAX_LOG_BYTES + 1),
+                players=players,
+            )
+        except ServiceError as error:
+            show_refusal(request, error, None)
+            return self.back()
+        report = done.log.comparison
+        messages.success(
+            request,
+            _("Table %(table)s imported: %(hands)s hands, %(matching)s paid as on the site.")
+            % {"table": table.number, "hands": report["hands"], "matching": report["matching"]},
+        )
+        return self.back()
+
+
 session_console = SessionPage.as_view()
 session_clock_action = SessionClock.as_view()
 session_action = SessionAction.as_view()
+table_online_log = TableOnlineLog.as_view()
