@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from tournaments.models import SeatingPlan
+from tournaments.seating.finals import tables_by_standing
 from tournaments.services import (
     apply_seating_plan,
     create_sessions,
@@ -99,3 +100,17 @@ def test_an_uploaded_plan_reports_team_mates_at_one_table(tournament, organiser,
     plan = upload_seating_plan(actor=organiser, tournament=tournament, text=text)
     # 4 tables, each a whole team: 6 pairs each, 24 in all; the least possible is 0.
     assert (plan.quality["group_pairs"], plan.quality["group_pairs_least"]) == (24, 0)
+
+
+def test_seating_by_standing_moves_a_team_mate_to_the_next_table():
+    # A final by standing (issue 32.2) seats 1-4 at table 1; 2 is 1's team mate, so 5 takes
+    # that seat and 2 sits at table 2, the next table without a team mate.
+    teams = {1: "A", 2: "A", 3: "B", 4: "C", 5: "D", 6: "B", 7: "C", 8: "D"}
+    assert tables_by_standing(list(range(1, 9)), 4, groups=teams) == [[1, 3, 4, 5], [2, 6, 7, 8]]
+    # Three of one team over two tables: two must meet; the better placed stay ahead.
+    crowded = {1: "A", 2: "A", 3: "A"}
+    assert tables_by_standing(list(range(1, 9)), 4, groups=crowded) == [
+        [1, 4, 5, 6],
+        [2, 7, 8, 3],
+    ]
+    assert tables_by_standing(list(range(1, 9)), 4) == [[1, 2, 3, 4], [5, 6, 7, 8]]

@@ -16,11 +16,36 @@ from .core import SeatingError
 Id = TypeVar("Id", bound=Hashable)
 
 
-def tables_by_standing(ordered: Sequence[Id], table_size: int = 4) -> list[list[Id]]:
-    """`ordered` best first -> tables: 1-4 at table 1, 5-8 at table 2, ..."""
+def tables_by_standing(
+    ordered: Sequence[Id], table_size: int = 4, groups: Mapping[Id, str | None] | None = None
+) -> list[list[Id]]:
+    """`ordered` best first -> tables: 1-4 at table 1, 5-8 at table 2, ...
+
+    With `groups` (a team event, issue 32.1: team mates are kept apart by every seating
+    mode), each table in turn takes the best placed players left whose group it does not seat
+    yet; a player who would meet a group mate moves down to the next table that has none (as
+    few places as they must). Where every player left would meet one (a group larger than
+    the tables left), the best placed of them sits there anyway."""
     if not ordered or len(ordered) % table_size:
         raise SeatingError(f"{len(ordered)} players cannot be seated at tables of {table_size}")
-    return [list(ordered[i : i + table_size]) for i in range(0, len(ordered), table_size)]
+    if not groups:
+        return [list(ordered[i : i + table_size]) for i in range(0, len(ordered), table_size)]
+    left = list(ordered)
+    tables: list[list[Id]] = []
+    while left:
+        table: list[Id] = []
+        for player in list(left):
+            if len(table) == table_size:
+                break
+            label = groups.get(player)
+            if label and any(groups.get(other) == label for other in table):
+                continue
+            table.append(player)
+            left.remove(player)
+        while len(table) < table_size:  # nobody left without a group mate here
+            table.append(left.pop(0))
+        tables.append(table)
+    return tables
 
 
 def set_winds(

@@ -165,7 +165,7 @@ def _seat_next(actor: Any, tournament: Tournament, cut: Cut) -> Session:
         mode=cut.seating,
         seed=cut.seed,
         before=number,
-        # Fill-ins and team mates stay apart in a Swiss session (issue 32.1's groups).
+        # Fill-ins and team mates stay apart (issue 32.1's groups), Swiss or by standing.
         groups=seating_groups(registrations, None, teams=tournament.teams_enabled),
     )
     with audited(

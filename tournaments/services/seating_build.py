@@ -231,7 +231,7 @@ def final_tables(
             table_size=table_size(tournament),
         )
     else:
-        tables = tables_by_standing(ids, table_size(tournament))
+        tables = tables_by_standing(ids, table_size(tournament), groups=groups)
     drawn = cut is not None and cut.winds == cut.Winds.DRAWN
     position = {pk: i for i, pk in enumerate(ids)}
     return set_winds(tables, position, drawn=drawn, seed=seed)
@@ -260,6 +260,7 @@ def build_plan_rounds(
             mode="standing",
             seed=plan.seed,
             before=options.get("from_session", 1),
+            groups=groups,
         )
         report = seating.session_quality([*history, tables], groups=groups or None)
         return [tables], report.to_dict()
