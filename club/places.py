@@ -1,57 +1,54 @@
-"""Club games are played at club nights: what pages call a night's game, and which club games
-a player's start page lists (`night_labels`, `playing_club_games`; config.places shows them on
-scoring's pages); what scoring's game services and API need to know of nights
-(scoring.places). Who may write a club game, and when: club.policy."""
+"""Club games are played at club nights (`ClubGame`): the night as scoring's game services are
+passed it (`NightPlace`), what pages call a night's game and which club games a player's start
+page lists (`night_labels`, `playing_club_games`: config.places shows them on scoring's
+pages). The game API's view of nights: club.api.places. Who may write a club game, and when:
+club.policy."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
-import django_filters
-from django.db.models import Q, QuerySet
+from django.db.models import Q
 from django.utils import formats
 from django.utils.translation import gettext as _
 
 from club.models import ClubGame, ClubNight
-from club.policy import night_id_of, night_of
+from club.policy import night_of
 from club.roles import is_club_admin
-from core.api.base import ID_BOUNDS
 from core.errors import PermissionDenied
 from core.models import Player
 from core.roles import player_of
 from scoring.models import Game
-from scoring.places import GamePlace
 from scoring.policy import game_relations
 from scoring.selectors import PlaceLabels
 
 
-class ClubNights(GamePlace):
-    """A club's nights: each holds the casual games played there (`ClubGame`)."""
+@dataclass(frozen=True)
+class NightPlace:
+    """A club night as scoring's game services are passed it (scoring.services.games.Place):
+    it holds any number of casual games (`ClubGame`), created by its club's organisers or by a
+    member for a table where they sit; it is never closed."""
 
-    kind = "club_night"
-    stamp = ("club_game__night_id",)
+    night: ClubNight
 
-    def owns(self, game: Game) -> bool:
-        return night_id_of(game) is not None
+    @property
+    def pk(self) -> int:
+        return int(self.night.pk)
 
-    def claims(self, place: Any) -> bool:
-        return isinstance(place, ClubNight)
+    @property
+    def one_game(self) -> bool:
+        return False
 
-    def places(self) -> QuerySet[ClubNight]:
-        return ClubNight.objects.all()
-
-    def house_rules(self, place: Any) -> tuple[str, Mapping[str, Any] | None]:
-        return place.club.ruleset, place.club.rule_overrides
-
-    def check_create(self, actor: Any, place: Any, players: Sequence[Player]) -> None:
+    def check_create(self, actor: Any, players: Sequence[Player]) -> None:
         """Club games count for ratings: a club organiser may create one for anyone; a member
         only for a table where they sit themselves (issue 19: nobody rates games for other
         people)."""
         me = player_of(actor)
-        if is_club_admin(actor, place.club_id):
+        if is_club_admin(actor, self.night.club_id):
             return
-        if me is None or not place.club.memberships.filter(player=me).exists():
+        if me is None or not self.night.club.memberships.filter(player=me).exists():
             raise PermissionDenied("You may not create a game here: only members of this club may.")
         if me.pk not in {p.pk for p in players}:
             raise PermissionDenied(
@@ -59,19 +56,20 @@ class ClubNights(GamePlace):
                 "organiser may, or a player seated at that game."
             )
 
-    def attach(self, game: Game, place: Any) -> None:
-        ClubGame.objects.create(game=game, night=place)
+    def check_open(self, actor: Any) -> None:
+        """A club night takes games at any time."""
 
-    def fields(self, game: Game) -> dict[str, Any]:
-        return {**super().fields(game), "club_night": night_id_of(game)}
+    def taken(self) -> bool:
+        return False
 
-    def filters(self) -> dict[str, Any]:
-        return {
-            "club_night": django_filters.NumberFilter(
-                field_name="club_game__night_id", **ID_BOUNDS
-            ),
-            "club": django_filters.CharFilter(field_name="club_game__night__club__slug"),
-        }
+    def seated_game(self) -> Game | None:
+        return None
+
+    def check_fill(self, actor: Any) -> None:
+        """No club night has seated games to fill."""
+
+    def attach(self, game: Game) -> None:
+        ClubGame.objects.create(game=game, night=self.night)
 
 
 def night_labels(game: Game) -> PlaceLabels | None:

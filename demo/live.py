@@ -23,6 +23,7 @@ from typing import Any
 from django.utils import timezone
 
 from club.models import Club, ClubNight
+from club.places import NightPlace
 from club.services import create_club_night
 from core.models import Player
 from demo.play import play_game, play_hands
@@ -161,7 +162,7 @@ def build_live_night(*, club: Club, players: list[Player]) -> ClubNight:
             players=players[4 * t : 4 * t + 4],
             ruleset=club.ruleset,
             rule_overrides=club.rule_overrides or None,
-            place=night,
+            place=NightPlace(night),
         )
         play_hands(game, rng, actor=None, count=hands)
     return night

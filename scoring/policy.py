@@ -16,7 +16,7 @@ answering these questions and no others (issue 29):
 
 A game no app claims gets the default: only site admins edit it, nothing is locked, nothing
 waits for confirmation. Where a game is played, what pages call that place, and what the game
-API shows and accepts of it are the apps' own (scoring.places).
+API shows and accepts of it are the apps' own (their places.py and api/places.py).
 """
 
 from __future__ import annotations

@@ -17,7 +17,6 @@ from django.utils.translation import gettext as _
 from core.roles import is_site_admin, player_of
 from scoring.engine import RecordError, Ruleset, load_ruleset, replay
 from scoring.models import Game, GamePenalty, GameSeat, Hand
-from scoring.places import all_places
 from scoring.policy import game_relations, visible_filter
 from scoring.records import StoredGame, game_record, stored_rows_annotations
 from scoring.summary import GameSummary
@@ -96,19 +95,17 @@ def _after_last_hand(game: Game) -> dict[str, Any] | None:
         return None
 
 
-def game_detail_key(user: Any, pk: Any) -> str | None:
+def game_detail_key(user: Any, pk: Any, *, place_stamp: Sequence[str] = ()) -> str | None:
     """The cache key of the game API's answer for game `pk` (None: no such game `user` may
-    see): kept per game version, what its place shows (each app's scoring.places
-    GamePlace.stamp) and the seated players' names (a rename bumps no game version). Two small
-    queries."""
+    see): kept per game version, what its place shows (`place_stamp`: the paths from Game the
+    API's place fields read, scoring.api.places) and the seated players' names (a rename bumps
+    no game version). Two small queries."""
     try:
         # Read only if visible (the one draft-visibility rule).
         stamp = (
             visible_games(user)
             .filter(pk=int(pk))
-            .values_list(
-                "version", "updated_at", *(path for place in all_places() for path in place.stamp)
-            )
+            .values_list("version", "updated_at", *place_stamp)
             .get()
         )
     except (Game.DoesNotExist, ValueError, OverflowError):

@@ -1,8 +1,8 @@
 """A tournament game's record beyond the game itself (issue 20): the tournament penalties its
 players got (extension ``tournament_penalties``, written into the record and read back from an
-imported one) and the registrations of its substitutes. Scoring asks through
-`scoring.places` (TournamentTables.record_extensions / .imported): it imports no
-tournaments (issue 14)."""
+imported one) and the registrations of its substitutes. Scoring asks through its signals
+`record_extensions` and `record_imported` (the receivers below, connected in
+TournamentsConfig.ready()): it imports no tournaments (issue 14)."""
 
 from __future__ import annotations
 

@@ -1,93 +1,64 @@
-"""Tournament games are played at tables: what pages call a table's game, and which games a
-referee's start page lists (`table_labels`, `refereed_games`; config.places shows them on
-scoring's pages); what scoring's game services and API need to know of tables
-(scoring.places). Who may write a table's game, and when: tournaments.policy."""
+"""Tournament games are played at tables (`Table.game`): the table as scoring's game services
+are passed it (`TablePlace`), what pages call a table's game and which games a referee's start
+page lists (`table_labels`, `offers_reopen`, `refereed_games`: config.places shows them on
+scoring's pages). The game API's view of tables: tournaments.api.places. Who may write a
+table's game, and when: tournaments.policy."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
-import django_filters
-from django.db.models import QuerySet
 from django.utils.translation import gettext as _
 
-from core.api.base import ID_BOUNDS
 from core.errors import PermissionDenied
 from core.models import Player
 from core.roles import is_site_admin
 from scoring.models import Game
-from scoring.places import GamePlace
 from scoring.policy import game_relations
 from scoring.selectors import PlaceLabels
 from tournaments.models import Session, StaffRole, Table
 from tournaments.policy import check_session_open
-from tournaments.roles import is_referee, table_of, tournament_id_of_game
+from tournaments.roles import is_referee, table_of
 
 
-class TournamentTables(GamePlace):
-    """A tournament's tables: each holds one game (`Table.game`)."""
+@dataclass(frozen=True)
+class TablePlace:
+    """A tournament table as scoring's game services are passed it (scoring.services.games
+    .Place): it holds one game, which its tournament's referees create or import while its
+    session is open; the table holds the link (`Table.game`)."""
 
-    kind = "table"
-    stamp = (
-        "table__session__tournament_id",
-        "table__session__tournament__status",
-        "table__session__tournament__slug",
-        "table__session__number",
-        "table__number",
-    )
-    one_game_per_place = True
+    table: Table
 
-    def owns(self, game: Game) -> bool:
-        if Game.table.is_cached(game):
-            return table_of(game) is not None
-        return tournament_id_of_game(game) is not None  # one query, remembered for the request
+    @property
+    def pk(self) -> int:
+        return int(self.table.pk)
 
-    def claims(self, place: Any) -> bool:
-        return isinstance(place, Table)
+    @property
+    def one_game(self) -> bool:
+        return True
 
-    def places(self) -> QuerySet[Table]:
-        return Table.objects.all()
-
-    def check_create(self, actor: Any, place: Any, players: Sequence[Player]) -> None:
-        if not is_referee(actor, place.session.tournament_id):
+    def check_create(self, actor: Any, players: Sequence[Player]) -> None:
+        if not is_referee(actor, self.table.session.tournament_id):
             raise PermissionDenied("You may not create a game here.")
 
-    def check_place_open(self, actor: Any, place: Any) -> None:
-        check_session_open(place.session, started=True)
+    def check_open(self, actor: Any) -> None:
+        check_session_open(self.table.session, started=True)
 
-    def place_taken(self, place: Any) -> bool:
-        return Table.objects.filter(pk=place.pk, game__isnull=False).exists()
+    def taken(self) -> bool:
+        return Table.objects.filter(pk=self.table.pk, game__isnull=False).exists()
 
-    def seated_game(self, place: Any) -> Game | None:
-        return Game.objects.filter(table=place).first()
+    def seated_game(self) -> Game | None:
+        return Game.objects.filter(table=self.table).first()
 
-    def check_fill(self, actor: Any, place: Any) -> None:
-        if not is_referee(actor, place.session.tournament_id):
+    def check_fill(self, actor: Any) -> None:
+        if not is_referee(actor, self.table.session.tournament_id):
             raise PermissionDenied("Only the tournament's referees may import its games.")
 
-    def attach(self, game: Game, place: Any) -> None:
-        place.game = game
-        place.save(update_fields=["game"])
-
-    def fields(self, game: Game) -> dict[str, Any]:
-        table = table_of(game)
-        if table is None:
-            return super().fields(game)
-        session = table.session
-        return {
-            "tournament": session.tournament.slug,
-            "session": session.number,
-            "table": table.pk,
-            "table_number": table.number,
-            "club_night": None,
-        }
-
-    def filters(self) -> dict[str, Any]:
-        return {
-            "tournament": django_filters.CharFilter(field_name="table__session__tournament__slug"),
-            "session": django_filters.NumberFilter(field_name="table__session_id", **ID_BOUNDS),
-        }
+    def attach(self, game: Game) -> None:
+        self.table.game = game
+        self.table.save(update_fields=["game"])
 
 
 def table_labels(game: Game) -> PlaceLabels | None:

@@ -13,6 +13,7 @@ from django.utils.translation import ngettext
 
 from club.models import Club, ClubNight
 from club.nightseating import MIN_PLAYERS, seat_round
+from club.places import NightPlace
 from club.roles import is_club_admin
 from core.audit import audited
 from core.errors import PermissionDenied, ValidationFailed
@@ -112,7 +113,7 @@ def seat_club_night(
                     players=[by_id[pid] for pid in table],
                     ruleset=ruleset,
                     rule_overrides=overrides or None,
-                    place=night,
+                    place=NightPlace(night),
                 )
             )
         audit.after = {

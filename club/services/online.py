@@ -18,6 +18,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from club.models import Club, ClubNight, Membership, OnlineGameLog, OnlineName
+from club.places import NightPlace
 from core.audit import audited
 from core.errors import ValidationFailed
 from core.models import Player
@@ -152,7 +153,7 @@ def import_online_log(
             actor=actor,
             record=online.record,
             players=seated,
-            place=night,
+            place=NightPlace(night),
             finalize=comparison["final"] is not None,
         )
         OnlineGameLog.objects.create(

@@ -15,7 +15,8 @@ from core.models import Player
 from scoring.engine import PRESETS
 from scoring.engine.validate import MAX_HAN, MAX_YAKUMAN
 from scoring.models import Game, GameSeat, Hand
-from scoring.places import place_of, places_of_kind
+
+from .places import place_of, places_of_kind
 
 WINDS = ["E", "S", "W", "N"]
 # Seats and their players in one query.
@@ -57,7 +58,7 @@ class HandOutputSerializer(serializers.ModelSerializer):
 
 
 class GameListSerializer(serializers.ModelSerializer):
-    # Where the game is played, as the app owning it says (scoring.places.GamePlace.fields).
+    # Where the game is played, as the app owning it says (scoring.api.places.GamePlace.fields).
     tournament = serializers.SerializerMethodField()
     session = serializers.SerializerMethodField()
     table = serializers.SerializerMethodField()
@@ -301,7 +302,7 @@ class FinalScoresInputSerializer(VersionInputSerializer):
 @extend_schema_field(OpenApiTypes.INT)
 class PlaceField(serializers.PrimaryKeyRelatedField):
     """A place a game is created at (`table`, `club_night`) by id: its rows are those of the
-    app naming that kind of place (scoring.places.places_of_kind; scoring imports neither
+    app naming that kind of place (scoring.api.places.places_of_kind; scoring imports neither
     tournaments nor club, issue 14)."""
 
     def __init__(self, kind: str, **kwargs: Any) -> None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, Protocol
 
 from django.db import transaction
 from django.utils import timezone
@@ -25,7 +25,6 @@ from scoring.engine import (
 )
 from scoring.engine.constants import RECORD_FORMAT
 from scoring.models import Game, GamePenalty, GameSeat, Hand
-from scoring.places import GamePlace, places_for
 from scoring.policy import policy_for
 from scoring.records import (
     engine_error,
@@ -77,6 +76,42 @@ def save_written_game(game: Game, *, fields: Sequence[str] = (), ratings: bool =
     announce_change(game, ratings=ratings)
 
 
+class Place(Protocol):
+    """Where a new game is played, as the upper app owning the place passes it down (a
+    tournament table: tournaments.places.TablePlace; a club night: club.places.NightPlace).
+    Scoring asks it these questions and looks nothing up (issue 29)."""
+
+    @property
+    def pk(self) -> Any:
+        """The id of the place's row."""
+
+    @property
+    def one_game(self) -> bool:
+        """Whether the place holds one game only (a tournament table)."""
+        ...
+
+    def check_create(self, actor: Any, players: Sequence[Player]) -> None:
+        """Raise PermissionDenied or ValidationFailed if `actor` (never None: the system is not
+        checked) may not create a game for `players` here."""
+
+    def check_open(self, actor: Any) -> None:
+        """Raise ValidationFailed if nothing may be played here now (an import)."""
+
+    def taken(self) -> bool:
+        """Whether the place holds its one game already."""
+        ...
+
+    def seated_game(self) -> Game | None:
+        """The game the seating created here for an import to fill (issue 20), if any."""
+        ...
+
+    def check_fill(self, actor: Any) -> None:
+        """Raise PermissionDenied if `actor` (never None) may not import into seated_game."""
+
+    def attach(self, game: Game) -> None:
+        """Link the new (saved) `game` to the place: afterwards its app owns it."""
+
+
 @transaction.atomic
 def create_game(
     *,
@@ -84,14 +119,13 @@ def create_game(
     players: Sequence[Player],
     ruleset: str,
     rule_overrides: dict[str, Any] | None = None,
-    place: Any = None,
+    place: Place | None = None,
     entry: str = Game.Entry.HANDS,
 ) -> Game:
-    """A new game at `place` (a tournament table, a club night: the app owning it checks who
-    may create it there and links it, scoring.places); `players` in seat order (seat 0 is East
-    at the start)."""
-    policy = places_for(place) if place is not None else None
-    if policy is None:
+    """A new game at `place` (a tournament table, a club night, as the app owning it passes it:
+    it checks who may create the game there and links it); `players` in seat order (seat 0 is
+    East at the start)."""
+    if place is None:
         raise ValidationFailed("A game belongs to either a table or a club night.", field="table")
     check_ruleset(ruleset, rule_overrides)
     seats = load_ruleset(ruleset, rule_overrides or None).players
@@ -101,13 +135,13 @@ def create_game(
         raise ValidationFailed("A player cannot sit twice at one table.", field="players")
     if entry not in Game.Entry.values:
         raise ValidationFailed("Unknown entry mode.", field="entry")
-    if policy.place_taken(place):
+    if place.taken():
         raise ValidationFailed("This table already has a game.", field="table")
     game = Game(ruleset=ruleset, rule_overrides=rule_overrides or {}, entry=entry)
     if actor is not None:
-        policy.check_create(actor, place, players)
+        place.check_create(actor, players)
     game.save()
-    policy.attach(game, place)
+    place.attach(game)
     GameSeat.objects.bulk_create(
         [GameSeat(game=game, seat=i, player=p) for i, p in enumerate(players)]
     )
@@ -290,7 +324,7 @@ def import_game_record(
     actor: Any,
     record: dict[str, Any],
     players: Sequence[Player],
-    place: Any = None,
+    place: Place | None = None,
     finalize: bool = True,
 ) -> Game:
     """Create a game from a whole game record at `place` (as create_game); all of it is
@@ -312,10 +346,9 @@ def import_game_record(
         raise ValidationFailed(
             f"The record has {len(names)} players, {len(players)} were given.", field="players"
         )
-    policy = places_for(place) if place is not None else None
-    if policy is not None and actor is not None:
+    if place is not None and actor is not None:
         # A record for a table of a session that has not started or is closed: refused.
-        policy.check_place_open(actor, place)
+        place.check_open(actor)
     summary = replay_record({**record, "format": RECORD_FORMAT})  # reject before writing anything
     try:
         # Issue 15: penalty amounts as the rule text fixes them (EMA 2025 6.12, 7.2, 7.5).
@@ -332,7 +365,7 @@ def import_game_record(
         )
     substitutes = _record_substitutes(record, players)
     sheet = record.get("final_scores")
-    seated = _seated_empty_game(actor, policy, place, record, players, substitutes)
+    seated = _seated_empty_game(actor, place, record, players, substitutes)
     if seated is not None:
         game = seated  # issue 20: fill the game the seating created
     else:
@@ -438,17 +471,16 @@ def _record_substitutes(
 
 def _seated_empty_game(
     actor: Any,
-    policy: GamePlace | None,
-    place: Any,
+    place: Place | None,
     record: Mapping[str, Any],
     players: Sequence[Player],
     substitutes: Sequence[Mapping[str, Any]],
 ) -> Game | None:
     """The game the seating created at ``place``, if it is still empty (issue 20: import fills
     it); the record's players must be the seated ones, a substitute in the seat it replaced."""
-    if policy is None:
+    if place is None:
         return None
-    game = policy.seated_game(place)
+    game = place.seated_game()
     if game is None:
         return None
     if (
@@ -459,7 +491,7 @@ def _seated_empty_game(
     ):
         raise ValidationFailed("This table already has a game.", field="table")
     if actor is not None:
-        policy.check_fill(actor, place)
+        place.check_fill(actor)
     if record["ruleset"] != game.ruleset or (record.get("rules") or {}) != (
         game.rule_overrides or {}
     ):

@@ -13,22 +13,21 @@ from core.errors import ValidationFailed
 from core.models import Player
 from scoring.engine import RecordError, replay
 from scoring.models import Game
-from scoring.places import places_for
 from scoring.records import _resolve_player
 from scoring.summary import GameSummary
 
-from .games import import_game_record
+from .games import Place, import_game_record
 
 
 @dataclass(frozen=True)
 class ImportTarget:
-    """Where imported games belong: one `place` (a tournament table, a club night: a place
-    an upper app's GamePlace claims, scoring.places), or `place_of(record, players, index)`
+    """Where imported games belong: one `place` (a tournament table, a club night, as the app
+    owning it passes it: scoring.services.games.Place), or `place_of(record, players, index)`
     choosing each record's place (issue 20: the tournament table seated with the record's
     players, `tournaments.services.game_imports.seated_tables`)."""
 
-    place: Any = None
-    place_of: Callable[[Mapping[str, Any], Sequence[Player], int], Any] | None = None
+    place: Place | None = None
+    place_of: Callable[[Mapping[str, Any], Sequence[Player], int], Place] | None = None
 
 
 def _validate(record: Mapping[str, Any], index: int) -> dict[str, Any]:
@@ -56,10 +55,9 @@ def import_game_records(
     Raises ValidationFailed naming the record, hand and field of the first bad record.
     Each game is written by scoring.services.games.import_game_record (audit, follow-ups).
     """
-    policy = places_for(target.place) if target.place is not None else None
-    if policy is None and target.place_of is None:
+    if target.place is None and target.place_of is None:
         raise ValidationFailed("an imported game needs a table or a club night", field="target")
-    if policy is not None and policy.one_game_per_place and len(records) > 1:
+    if target.place is not None and target.place.one_game and len(records) > 1:
         raise ValidationFailed("a tournament table holds one game", field="records")
     summaries = [_validate(r, i) for i, r in enumerate(records)]
     games = []

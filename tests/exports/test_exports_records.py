@@ -18,6 +18,7 @@ from standings_builders import (
 )
 
 from club.models import Club, ClubNight
+from club.places import NightPlace
 from core.audit import record_audit
 from core.errors import ValidationFailed
 from core.models import AuditEntry, Player
@@ -81,7 +82,9 @@ def test_import_creates_game_seats_and_hands():
         "hands": HANDS,
         "end": "time",
     }
-    [game] = import_game_records(actor=None, records=[record], target=ImportTarget(place=night))
+    [game] = import_game_records(
+        actor=None, records=[record], target=ImportTarget(place=NightPlace(night))
+    )
     assert game.seats.get(seat=0).player == known
     assert list(game.hands.order_by("number").values_list("data", flat=True)) == HANDS
     assert game.status == Game.Status.FINISHED
@@ -107,7 +110,9 @@ def test_import_rejects_a_bad_record_naming_hand_and_field_and_imports_nothing(t
             actor=None,
             records=[good, bad],
             target=ImportTarget(
-                place=ClubNight.objects.create(club=club, date=datetime.date(2026, 3, 5))
+                place=NightPlace(
+                    ClubNight.objects.create(club=club, date=datetime.date(2026, 3, 5))
+                )
             ),
         )
     assert exc.value.errors[0]["record"] == 1

@@ -17,6 +17,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
+from club.places import NightPlace
 from config.celery import app as celery_app
 from core.models import AuditEntry
 from tests.reliability.reliability_support import Event, RedisServer
@@ -203,7 +204,9 @@ def test_club_game_finalized_with_broker_down_marks_ratings_stale_and_catch_up_r
         MembershipFactory(club=club, player=player)
 
     def play_and_finish() -> Game:
-        game = create_game(actor=admin, players=players, ruleset="wdmc-2019", place=night)
+        game = create_game(
+            actor=admin, players=players, ruleset="wdmc-2019", place=NightPlace(night)
+        )
         for hand in non_dealer_rons(8):
             game = enter_hand(actor=admin, game=game, hand=hand, expected_version=game.version).game
         return finalize_game(actor=admin, game=game, expected_version=game.version)

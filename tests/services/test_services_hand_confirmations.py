@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from club.models import Membership, RatingChange
+from club.places import NightPlace
 from club.ratings.league import league_standings
 from core.errors import PermissionDenied, ValidationFailed
 from scoring.models import Game
@@ -29,7 +30,9 @@ def _table(confirmations: str = "one"):
     players = [PlayerFactory(user=u) for u in users]
     for p in players:
         MembershipFactory(club=club, player=p)
-    game = create_game(actor=users[0], players=players, ruleset="wdmc-2019", place=night)
+    game = create_game(
+        actor=users[0], players=players, ruleset="wdmc-2019", place=NightPlace(night)
+    )
     return club, night, users, game
 
 

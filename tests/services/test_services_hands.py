@@ -7,6 +7,7 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
+from club.places import NightPlace
 from core.audit import audit_for_game, audit_for_tournament
 from core.errors import ConflictError, PermissionDenied, ValidationFailed
 from scoring.models import Game, Hand
@@ -37,6 +38,7 @@ from tests.factories import (
     tsumo,
 )
 from tournaments.models import StaffRole
+from tournaments.places import TablePlace
 
 pytestmark = pytest.mark.django_db
 
@@ -52,7 +54,7 @@ def test_create_game_seats_players_and_audits(referee):
     table = TableFactory()
     StaffRoleFactory(tournament=table.session.tournament, user=referee)
     players = PlayerFactory.create_batch(4)
-    game = create_game(actor=referee, players=players, ruleset="ema-2025", place=table)
+    game = create_game(actor=referee, players=players, ruleset="ema-2025", place=TablePlace(table))
     assert [s.player for s in game.seats.order_by("seat")] == players
     assert game.summary["next"]["round"] == "E1"
     entry = audit_for_game(game.pk).get()
@@ -65,7 +67,10 @@ def test_create_game_bad_input_names_field_and_saves_nothing(referee):
     StaffRoleFactory(tournament=table.session.tournament, user=referee)
     with pytest.raises(ValidationFailed) as err:
         create_game(
-            actor=referee, players=PlayerFactory.create_batch(3), ruleset="ema-2025", place=table
+            actor=referee,
+            players=PlayerFactory.create_batch(3),
+            ruleset="ema-2025",
+            place=TablePlace(table),
         )
     assert err.value.field == "players"
     with pytest.raises(ValidationFailed) as err:
@@ -74,12 +79,15 @@ def test_create_game_bad_input_names_field_and_saves_nothing(referee):
             players=PlayerFactory.create_batch(4),
             ruleset="ema-2025",
             rule_overrides={"uma": [1, 2]},
-            place=table,
+            place=TablePlace(table),
         )
     assert err.value.field == "rules.uma"
     with pytest.raises(ValidationFailed) as err:
         create_game(
-            actor=referee, players=PlayerFactory.create_batch(4), ruleset="nope", place=table
+            actor=referee,
+            players=PlayerFactory.create_batch(4),
+            ruleset="nope",
+            place=TablePlace(table),
         )
     assert err.value.field == "ruleset"
     assert not Game.objects.exists()
@@ -339,7 +347,7 @@ def test_club_game_written_by_seated_member():
     players[0].save()
     for p in players:
         MembershipFactory(club=night.club, player=p)
-    g = create_game(actor=user, players=players, ruleset="wdmc-2019", place=night)
+    g = create_game(actor=user, players=players, ruleset="wdmc-2019", place=NightPlace(night))
     g = enter_hand(actor=user, game=g, hand=draw(), expected_version=0).game
     assert audit_for_game(g.pk).filter(club_id=night.club_id).count() == 2
     with pytest.raises(PermissionDenied):
@@ -355,12 +363,16 @@ def test_game_record_round_trip(game, referee):
     table = TableFactory()
     players = PlayerFactory.create_batch(4)
     record["hands"] = non_dealer_rons(8)
-    imported = import_game_record(actor=None, record=record, players=players, place=table)
+    imported = import_game_record(
+        actor=None, record=record, players=players, place=TablePlace(table)
+    )
     assert imported.status == Game.Status.FINISHED and imported.hands.count() == 8
     assert imported.summary["ended_by"]
     bad = {**record, "hands": [ron(winner=1, loser=1, han=1, fu=30)]}
     with pytest.raises(ValidationFailed):
-        import_game_record(actor=None, record=bad, players=players, place=TableFactory())
+        import_game_record(
+            actor=None, record=bad, players=players, place=TablePlace(TableFactory())
+        )
     assert Game.objects.count() == 2
 
 

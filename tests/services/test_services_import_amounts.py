@@ -24,6 +24,7 @@ from tests.factories import (
     non_dealer_rons,
 )
 from tournaments.models import Penalty
+from tournaments.places import TablePlace
 
 pytestmark = pytest.mark.django_db
 
@@ -61,8 +62,8 @@ def test_service_refuses_a_wrong_amount_and_saves_nothing(organiser, setup, extr
     players, table = setup
     games = Game.objects.count()
     with pytest.raises(ValidationFailed) as err:
-        import_game_record(actor=organiser, record=_record(players, **extra), place=table,
-                           players=players)  # fmt: skip
+        import_game_record(actor=organiser, record=_record(players, **extra),
+                           place=TablePlace(table), players=players)  # fmt: skip
     assert err.value.field == field and "EMA 2025" in err.value.message
     assert Game.objects.count() == games
     assert not GamePenalty.objects.exists() and not Penalty.objects.exists()
@@ -80,7 +81,7 @@ def test_service_keeps_the_amounts_the_text_allows(organiser, setup):
             ],
             tournament_penalties=[{"seat": 3, "kind": "obstruction", "points": 8000}],
         ),
-        place=table,
+        place=TablePlace(table),
         players=players,
     )
     assert sorted(game.penalties.values_list("kind", "points")) == [

@@ -17,6 +17,7 @@ from scoring.services import enter_final_scores, enter_hand, finalize_game, impo
 from tests.factories import chombo, non_dealer_rons
 from tournaments.ema.export import validate_for_export
 from tournaments.models import Tournament
+from tournaments.places import TablePlace
 from tournaments.standings.services import recompute_standings
 
 pytestmark = pytest.mark.django_db
@@ -183,7 +184,7 @@ def test_paper_sheet_record_keeps_its_chombo_through_export_and_import(
     assert record["penalties"] == [{"seat": 3, "points": 20000, "kind": "chombo"}]
     table = TableFactory(session=SessionFactory(tournament=tournament, number=2), number=1)
     copy = import_game_record(
-        actor=organiser, record=record, place=table, players=players, finalize=True
+        actor=organiser, record=record, place=TablePlace(table), players=players, finalize=True
     )
     assert list(copy.penalties.values_list("seat", "kind", "points")) == [(3, "chombo", 20000)]
     assert copy.summary["final"]["result"] == game.summary["final"]["result"]

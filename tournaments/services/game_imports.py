@@ -12,7 +12,8 @@ from core.errors import ValidationFailed
 from core.models import Player
 from scoring.records import resolve_player_label
 from scoring.services.imports import ImportTarget
-from tournaments.models import Seat, Table, Tournament
+from tournaments.models import Seat, Tournament
+from tournaments.places import TablePlace
 
 
 def seated_tables(tournament: Tournament) -> ImportTarget:
@@ -23,7 +24,7 @@ def seated_tables(tournament: Tournament) -> ImportTarget:
 
 def _seated_table(
     tournament: Tournament, record: Mapping[str, Any], players: Sequence[Player], index: int
-) -> Table:
+) -> TablePlace:
     """The tournament table seated with the record's players (seat = starting wind)."""
 
     expected = [p.pk for p in players]
@@ -43,7 +44,7 @@ def _seated_table(
             .values_list("player_id", flat=True)
         )
         if winds == expected:
-            return seat.table
+            return TablePlace(seat.table)
     raise ValidationFailed(
         f"record {index}: no table of this tournament is seated with these players",
         field="players",

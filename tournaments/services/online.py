@@ -37,6 +37,7 @@ from tournaments.models import (
     Session,
     Table,
 )
+from tournaments.places import TablePlace
 
 from ._common import require_organiser, require_referee
 
@@ -311,7 +312,7 @@ def import_table_log(
             actor=actor,
             record=record,
             players=in_log_order,
-            place=table,
+            place=TablePlace(table),
             finalize=bool(comparison["over"]),
         )
         for s in seats:

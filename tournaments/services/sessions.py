@@ -17,6 +17,7 @@ from scoring.engine import load_ruleset
 from scoring.models import Game, Hand
 from scoring.services.games import create_game
 from tournaments.models import Registration, Seat, Session, Table, Tournament
+from tournaments.places import TablePlace
 from tournaments.selectors import session_roster
 from tournaments.standings.tasks import enqueue_recompute
 
@@ -108,7 +109,7 @@ def replace_tables(
             players=list(players),
             ruleset=tournament.ruleset,
             rule_overrides=tournament.rule_overrides or None,
-            place=table,
+            place=TablePlace(table),
         )
         created.append(table)
     return created

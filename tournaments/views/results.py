@@ -24,6 +24,7 @@ from tournaments.ema.export import EMA_FORMATS, ExportBlocked, ema_file, validat
 from tournaments.ema.mers import ranking_preview
 from tournaments.forms import GameRecordImportForm
 from tournaments.models import Table, Tournament
+from tournaments.places import TablePlace
 from tournaments.standings.exports import standings_csv
 from tournaments.views.console.base import organiser_tournament
 from tournaments.views.public import visible_tournament
@@ -142,7 +143,7 @@ def _import_onto_tables(
         for index, (table, record) in enumerate(zip(tables, records, strict=True)):
             try:
                 games += import_game_records(
-                    actor=actor, records=[record], target=ImportTarget(place=table)
+                    actor=actor, records=[record], target=ImportTarget(place=TablePlace(table))
                 )
             except ServiceError as error:
                 if isinstance(error, ValidationFailed):

@@ -21,10 +21,12 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from club.models import Club, ClubNight
+from club.places import NightPlace
 from core.errors import ValidationFailed
 from scoring.services.imports import ImportTarget, import_game_records
 from tournaments.management.commands._lookup import tournament_named
 from tournaments.models import Table
+from tournaments.places import TablePlace
 from tournaments.services.game_imports import seated_tables
 
 
@@ -76,12 +78,12 @@ class Command(BaseCommand):
             table = Table.objects.filter(pk=options["table"]).first()
             if table is None:
                 raise CommandError(f"no table {options['table']}")
-            return ImportTarget(place=table)
+            return ImportTarget(place=TablePlace(table))
         if options["club_night"]:
             night = ClubNight.objects.filter(pk=options["club_night"]).first()
             if night is None:
                 raise CommandError(f"no club night {options['club_night']}")
-            return ImportTarget(place=night)
+            return ImportTarget(place=NightPlace(night))
         club = Club.objects.filter(slug=options["club"]).first()
         if club is None:
             raise CommandError(f"no club {options['club']!r}")
@@ -94,4 +96,4 @@ class Command(BaseCommand):
         night = ClubNight.objects.filter(club=club, date=date).order_by("pk").first()
         if night is None:
             night = ClubNight.objects.create(club=club, date=date)
-        return ImportTarget(place=night)
+        return ImportTarget(place=NightPlace(night))

@@ -18,6 +18,7 @@ from django.core.management.base import BaseCommand
 from django.db import transaction
 
 from club.models import Club
+from club.places import NightPlace
 from club.ratings.services import rebuild_ratings
 from club.ratings.tasks import update_ratings
 from club.services import (
@@ -151,7 +152,7 @@ class Command(BaseCommand):
                     players=at_night[4 * t : 4 * t + 4],
                     ruleset=club.ruleset,
                     rule_overrides=club.rule_overrides or None,
-                    place=night,
+                    place=NightPlace(night),
                 )
                 play_game(game, rng, actor=None)
 

@@ -21,10 +21,10 @@ from core.api.base import ID_BOUNDS, ServiceViewSet, errors
 from core.errors import ConflictError
 from scoring import services
 from scoring.models import Game
-from scoring.places import all_places
 from scoring.selectors import game_for_answer, games_for_writes, is_visible, visible_games
 
 from ..permissions import CanEditGame
+from ..places import all_places
 from ..serializers import SEATS_WITH_PLAYERS, game_payload
 
 GAME_WRITE_ERRORS = errors(400, 403, 404, 409, 422)
@@ -48,13 +48,13 @@ TILES_EXAMPLE = OpenApiExample(
 
 def place_stamp() -> tuple[str, ...]:
     """The paths from Game that change what the game API shows of its place (each app's
-    scoring.places.GamePlace.stamp)."""
+    scoring.api.places.GamePlace.stamp)."""
     return tuple(path for place in all_places() for path in place.stamp)
 
 
 class GameFilter(django_filters.FilterSet):
     """The game list's filters; those by place (`tournament`, `session`, `club_night`,
-    `club`) are the apps' own (scoring.places.GamePlace.filters): see `game_filter`."""
+    `club`) are the apps' own (scoring.api.places.GamePlace.filters): see `game_filter`."""
 
     player = django_filters.NumberFilter(field_name="seats__player_id", distinct=True, **ID_BOUNDS)
     status = django_filters.ChoiceFilter(choices=Game.Status.choices)

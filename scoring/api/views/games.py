@@ -20,10 +20,10 @@ from core.api.base import errors, parse
 from core.api.permissions import IsAuthenticatedForWrites
 from core.idempotency import IDEMPOTENCY_PARAMETER, idempotent
 from scoring import services
-from scoring.places import places_for
 from scoring.selectors import game_detail_key
 
 from ..permissions import CanEditGame, CanReadGameAudit
+from ..places import places_named
 from ..serializers import (
     AuditEntrySerializer,
     FinalizeInputSerializer,
@@ -35,7 +35,7 @@ from ..serializers import (
     PreviewInputSerializer,
     ReopenInputSerializer,
 )
-from .base import GAME_WRITE_ERRORS, PREVIEW_EXAMPLE, GameViewBase
+from .base import GAME_WRITE_ERRORS, PREVIEW_EXAMPLE, GameViewBase, place_stamp
 
 GAME_DETAIL_SECONDS = 600  # a game's answer, kept per version (a new version is a new key)
 
@@ -51,7 +51,7 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, GameViewBase
     def retrieve(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         """A game with its hands and summary: the answer is kept per game version (and the
         seated players' names), so a phone polling an unchanged game costs two small queries."""
-        key = game_detail_key(request.user, self.kwargs["pk"])
+        key = game_detail_key(request.user, self.kwargs["pk"], place_stamp=place_stamp())
         if key is None:
             raise Http404
         data = fail_open_cache.get(key)
@@ -73,19 +73,19 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, GameViewBase
     @idempotent
     def create(self, request: Request) -> Response:
         data = parse(GameCreateInputSerializer, request)
-        night = data["club_night"]
+        night, nights = data["club_night"], places_named("club_night")
         # Without a ruleset the club's house rules apply, overrides included.
         if "ruleset" in data:
             ruleset, overrides = data["ruleset"], data.get("rule_overrides")
         else:
-            ruleset, house = places_for(night).house_rules(night)  # type: ignore[union-attr]
+            ruleset, house = nights.house_rules(night)
             overrides = data.get("rule_overrides", house)
         game = services.create_game(
             actor=request.user,
             players=data["players"],
             ruleset=ruleset,
             rule_overrides=overrides,
-            place=night,
+            place=nights.place(night),
             entry=data["entry"],
         )
         return self._answer(game, status.HTTP_201_CREATED)
@@ -189,11 +189,12 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, GameViewBase
     @idempotent
     def import_record(self, request: Request) -> Response:
         data = parse(GameImportInputSerializer, request)
+        kind = next((k for k in ("table", "club_night") if data.get(k)), None)
         game = services.import_game_record(
             actor=request.user,
             record=data["record"],
             players=data["players"],
-            place=data.get("table") or data.get("club_night"),
+            place=places_named(kind).place(data[kind]) if kind else None,
             finalize=data["finalize"],
         )
         return self._answer(game, status.HTTP_201_CREATED)

@@ -1,31 +1,27 @@
-"""Where a game is played: a place of an upper app (a tournament table, a club night).
+"""The game API's places: where a game is played (a tournament table, a club night), as the
+API accepts it (`table`, `club_night`) and shows it.
 
 `scoring.models.Game` knows nothing of where it is played: the upper app's place holds the
-link (`tournaments.Table.game`, `club.ClubGame`). What scoring's game services, pages and
-game API need to know of a place the app owning it tells through the `GamePlace` it registers
-in AppConfig.ready(), beside its scoring.policy.GamePolicy (which alone decides who may write
-a game and when; nothing here is asked while a hand is written):
-
-- creating a game at a place: the game API's `table` and `club_night` fields (`kind`,
-  `places`), who may create one there (`check_create`), whether the place is free and open
-  (`place_taken`, `check_place_open`), the game the seating made there for an import to fill
-  (`seated_game`, `check_fill`), the link (`attach`), a club's house rules (`house_rules`);
-- what the game API shows of the place (`fields`, `filters`, `stamp`).
-
-What pages call a place, and which games the referee start page lists, the apps render
-themselves (config.places).
+link (`tournaments.Table.game`, `club.ClubGame`). The game API names places in its requests
+and answers, so each app that has places registers a `GamePlace` from its own API package in
+AppConfig.ready() (tournaments.api.places, club.api.places): the name of its places in the API
+(`kind`) and their rows (`places`), a place as scoring's game services are passed it
+(`place`: scoring.services.games.Place), a club's house rules (`house_rules`), and what the
+game API shows of a game's place (`fields`, `filters`, `stamp`). Nothing else asks it: the
+services are passed their place, pages and records hear from the apps themselves
+(config.places, scoring.signals), and who may write a game is scoring.policy's question.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from django.db.models import QuerySet
 
 if TYPE_CHECKING:
-    from core.models import Player
     from scoring.models import Game
+    from scoring.services.games import Place
 
 # Where a game is played, as the game API shows it (`GET /games/<id>/`): None where a key does
 # not apply (a club game has no tournament). The app owning the game fills them (`fields`).
@@ -40,48 +36,23 @@ class GamePlace:
     # The values (paths from Game) that change what the game API shows of its place: the
     # cached answer of `GET /games/<id>/` is kept per game version and these.
     stamp: tuple[str, ...] = ()
-    # Whether one of its places holds one game only (a tournament table).
-    one_game_per_place = False
 
     def owns(self, game: Game) -> bool:
         """Whether `game` is played at one of this app's places."""
-        return False
-
-    def claims(self, place: Any) -> bool:
-        """Whether `place` is one of this app's places."""
         return False
 
     def places(self) -> QuerySet[Any]:
         """Every place of `kind` (the API looks the given id up in it)."""
         raise NotImplementedError
 
+    def place(self, place: Any) -> Place:
+        """`place`, one of `places()`, as scoring's game services are passed it."""
+        raise NotImplementedError
+
     def house_rules(self, place: Any) -> tuple[str, Mapping[str, Any] | None]:
         """The ruleset and overrides a game created at `place` plays by when the request names
         none (a club's house rules)."""
         raise NotImplementedError
-
-    def check_create(self, actor: Any, place: Any, players: Sequence[Player]) -> None:
-        """Raise PermissionDenied or ValidationFailed if `actor` (never None: the system is not
-        checked) may not create a game for `players` at `place`."""
-
-    def check_place_open(self, actor: Any, place: Any) -> None:
-        """Raise ValidationFailed if nothing may be played at `place` now (an import there)."""
-
-    def place_taken(self, place: Any) -> bool:
-        """Whether `place` holds its one game already (a tournament table)."""
-        return False
-
-    def seated_game(self, place: Any) -> Game | None:
-        """The game already created at `place` for its seated players, for an import to fill
-        (issue 20); None if there is none."""
-        return None
-
-    def check_fill(self, actor: Any, place: Any) -> None:
-        """Raise PermissionDenied if `actor` (never None) may not import a record into the
-        `seated_game` of `place`."""
-
-    def attach(self, game: Game, place: Any) -> None:
-        """Link the new (saved) `game` to `place`; afterwards this app `owns` it."""
 
     def fields(self, game: Game) -> dict[str, Any]:
         """`game`'s PLACE_FIELDS (tournament slug, session and table numbers, table and club
@@ -109,17 +80,17 @@ def place_of(game: Game) -> GamePlace:
     return next((p for p in _places if p.owns(game)), _NOWHERE)
 
 
-def places_for(place: Any) -> GamePlace | None:
-    """The app whose place `place` is (None: no app claims it)."""
-    return next((p for p in _places if p.claims(place)), None)
-
-
-def places_of_kind(kind: str) -> QuerySet[Any]:
+def places_named(kind: str) -> GamePlace:
     """The places an app names `kind` in the API (`table`, `club_night`)."""
     for place in _places:
         if place.kind == kind:
-            return place.places()
+            return place
     raise LookupError(f"no app registered places of kind {kind!r}")
+
+
+def places_of_kind(kind: str) -> QuerySet[Any]:
+    """The rows of the places an app names `kind` in the API (`table`, `club_night`)."""
+    return places_named(kind).places()
 
 
 def all_places() -> list[GamePlace]:
