@@ -9,6 +9,7 @@ from django.template.loader import render_to_string
 from django.utils import timezone
 
 from tournaments.models import Seat, Session, StandingRow, Tournament
+from tournaments.my_seat import table_card_links
 from tournaments.selectors import session_roster
 from tournaments.standings.teams import team_standings
 
@@ -36,12 +37,15 @@ def _tables(session: Session) -> list[dict[str, Any]]:
 
 def table_cards_pdf(session: Session) -> bytes:
     """One card per table: the table number and who sits in which starting wind."""
+    tables = _tables(session)
+    # Each player's QR code: their own "where do I sit" page on the phone (issue 35.4).
+    table_card_links(session.tournament, tables)
     return render_pdf(
         "pdf/table_cards.html",
         {
             "session": session,
             "tournament": session.tournament,
-            "tables": _tables(session),
+            "tables": tables,
             "winds": Seat.WIND_LABELS,
         },
     )

@@ -2,7 +2,16 @@
 
 from django.urls import URLPattern, URLResolver, path
 
-from tournaments.views import hall, pdfs, public, referee_calls, results, signups, teams
+from tournaments.views import (
+    hall,
+    my_seat,
+    pdfs,
+    public,
+    referee_calls,
+    results,
+    signups,
+    teams,
+)
 from tournaments.views.console import (
     cuts,
     overview,
@@ -53,6 +62,7 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("<slug:slug>/clock/", hall.hall_clock, name="clock"),
     path("<slug:slug>/players/<int:player_id>/", public.player_page, name="player"),
     path("<slug:slug>/seating/", public.seating, name="seating"),
+    path("<slug:slug>/me/<str:token>/", my_seat.my_seat_page, name="my_seat"),
     path("<slug:slug>/seating/<int:number>/", public.seating, name="seating_session"),
     path("<slug:slug>/standings.csv", results.standings_download, name="standings_csv"),
     path("<slug:slug>/results/", results.results, name="results"),

@@ -14,6 +14,7 @@ from django.urls import reverse
 from django.utils import translation
 
 from tournaments.models import SignUp
+from tournaments.my_seat import player_link
 
 KINDS = ("confirmation", "promoted", "approved", "refused")
 
@@ -30,6 +31,10 @@ def status_url(sign_up: SignUp) -> str:
 def compose(sign_up: SignUp, kind: str) -> tuple[str, str]:
     """Subject and body of one e-mail."""
     context = {"s": sign_up, "t": sign_up.tournament, "kind": kind, "url": status_url(sign_up)}
+    if sign_up.registration_id is not None and sign_up.status == SignUp.Status.REGISTERED:
+        # Where do I sit, on the day (issue 35.4): the player's own page, no login needed.
+        player_id = sign_up.registration.player_id  # type: ignore[union-attr]
+        context["seat_url"] = player_link(sign_up.tournament, player_id)
     body = render_to_string("tournaments/email/sign_up.txt", context)
     subject = render_to_string("tournaments/email/sign_up_subject.txt", context)
     return " ".join(subject.split()), body

@@ -18,7 +18,7 @@ from core.roles import is_site_admin
 from scoring.models import Game, GameSeat
 from scoring.selectors import round_label
 from scoring.summary import GameSummary
-from tournaments import roles
+from tournaments import my_seat, roles
 from tournaments.models import Seat, Session, StandingRow, Tournament
 from tournaments.roster import RosterSeat
 from tournaments.selectors import HIDDEN, can_see_tournament, session_roster
@@ -409,4 +409,10 @@ def seating(request: HttpRequest, slug: str, number: int | None = None) -> HttpR
     }
     if request.headers.get("HX-Request"):
         return render(request, "tournaments/_seating_tables.html", context)
+    # The player's own link, remembered on this phone (issue 35.4): their seat first.
+    token = request.COOKIES.get(f"{my_seat.COOKIE}-{tournament.pk}", "")
+    me = my_seat.player_from_token(tournament, token) if token else None
+    if me is not None and tournament.registrations.filter(player_id=me).exists():
+        context["me"] = my_seat.my_seat(tournament, Player.objects.get(pk=me))
+        context["me_token"] = token
     return render(request, "tournaments/seating.html", context)
