@@ -28,15 +28,16 @@ def player_token(tournament: Tournament | int, player: Player | int) -> str:
     printed on the table card and sent by e-mail; it shows what pages show anyway)."""
     t = tournament if isinstance(tournament, int) else tournament.pk
     p = player if isinstance(player, int) else player.pk
-    return signing.dumps([t, p], salt=SALT, compress=False)
+    # No timestamp (signing.dumps has one): the same link every time it is made.
+    return signing.Signer(salt=SALT).sign_object([t, p])
 
 
 def player_from_token(tournament: Tournament, token: str) -> int | None:
     """The player id the token names in this tournament, or None (forged, or another
     tournament's)."""
     try:
-        value = signing.loads(token, salt=SALT)
-    except signing.BadSignature:
+        value = signing.Signer(salt=SALT).unsign_object(token)
+    except (signing.BadSignature, ValueError):
         return None
     if not (isinstance(value, list) and len(value) == 2 and value[0] == tournament.pk):
         return None

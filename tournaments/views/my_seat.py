@@ -23,8 +23,9 @@ def my_seat_page(request: HttpRequest, slug: str, token: str) -> HttpResponse:
     """The page, or (htmx poll) its panel; the tokens's player must be registered here."""
     tournament = visible_tournament(request, slug)
     player_id = player_from_token(tournament, token)
-    registered = Registration.objects.filter(tournament=tournament, player_id=player_id)
-    if player_id is None or not registered.exists():
+    if player_id is None:
+        raise Http404("This link is not valid.")
+    if not Registration.objects.filter(tournament=tournament, player_id=player_id).exists():
         raise Http404("This link is not valid.")
     player = Player.objects.get(pk=player_id)
     context = {
