@@ -1,7 +1,7 @@
 """A whole tournament as one JSON document, and back (docs/backup.md).
 
 ``export_tournament`` writes every row that belongs to the tournament: the tournament, its
-staff, the players it references, registrations, sessions, tables and seats, seating plans,
+staff, the players it references, teams, registrations, sessions, tables and seats, seating plans,
 games with their seats, hands and penalties, tournament penalties, standings rows and the
 audit entries of the tournament and its games. Rows keep their ids, so audit entries still
 point at the right objects; users are referenced by username (no passwords are exported).
@@ -37,6 +37,7 @@ from tournaments.models import (
     StaffRole,
     StandingRow,
     Table,
+    Team,
     Tournament,
 )
 
@@ -47,6 +48,7 @@ SECTIONS: list[tuple[str, type[models.Model]]] = [
     ("players", Player),
     ("tournament", Tournament),
     ("staff", StaffRole),
+    ("teams", Team),  # before the registrations that name them (issue 32.1)
     ("registrations", Registration),
     ("sessions", Session),
     ("tables", Table),
@@ -118,6 +120,7 @@ def _querysets(tournament: Tournament) -> dict[str, models.QuerySet[Any]]:
         "players": Player.objects.filter(pk__in=player_ids),
         "tournament": Tournament.objects.filter(pk=t.pk),
         "staff": StaffRole.objects.filter(tournament=t),
+        "teams": Team.objects.filter(tournament=t),
         "registrations": Registration.objects.filter(tournament=t),
         "sessions": Session.objects.filter(tournament=t),
         "tables": Table.objects.filter(session__tournament=t),

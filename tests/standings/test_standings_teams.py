@@ -3,12 +3,16 @@ sessions, the team totals worked out by hand below, all members or the best N co
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from core.errors import ValidationFailed
+from core.models import AuditEntry
 from tests.standings.team_event import PLAYER_TOTALS, team_event
 from tournaments import services
-from tournaments.models import Registration, Team
+from tournaments.backup import export_tournament, import_tournament
+from tournaments.models import Registration, Team, Tournament
 from tournaments.standings.exports import team_standings_csv
 from tournaments.standings.selectors import standings_for
 from tournaments.standings.services import recompute_standings
@@ -141,3 +145,20 @@ def test_team_names_are_checked():
     with pytest.raises(ValidationFailed) as caught:
         services.update_registration(actor=organiser, registration=registration, team="x" * 101)
     assert caught.value.field == "team"
+
+
+def test_a_backup_keeps_the_teams():
+    tournament, _, _ = team_event(team_counted_members=2)
+    document = json.loads(json.dumps(export_tournament(tournament), sort_keys=True))
+    assert sorted(t["name"] for t in document["teams"]) == ["Team A", "Team B", "Team C", "Team D"]
+    AuditEntry.objects.all().delete()
+    Tournament.objects.all().delete()  # its teams and registrations go with it
+    imported = import_tournament(document)
+    rows = team_standings(imported)
+    # Best two, as before the backup: A 77,000, B 71,000, D 20,000, C 3,000.
+    assert [(r.name, r.total) for r in rows] == [
+        ("Team A", 77000),
+        ("Team B", 71000),
+        ("Team D", 20000),
+        ("Team C", 3000),
+    ]
