@@ -55,6 +55,10 @@ class OnTime:
     override: bool = False
     time_zone: str | None = None
     session: bool = True
+    # The owner's words on this game's own time (a tournament table's extension, issue 35.3):
+    # shown on the entry page, and the refusal's reason when `allowed` is False because of it.
+    note: str = ""
+    waits_for_hand: bool = False
 
 
 class GamePolicy:

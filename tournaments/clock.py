@@ -83,6 +83,13 @@ def hall_session(sessions: list[Session]) -> Session | None:
     return closed[-1] if closed else None
 
 
+def table_ends_at(table: Any, session_ends_at: datetime | None) -> datetime | None:
+    """A table's own end (issue 35.3): the session's plus the table's extra minutes."""
+    if session_ends_at is None:
+        return None
+    return session_ends_at + timedelta(minutes=getattr(table, "extra_minutes", 0) or 0)
+
+
 def table_signal_at(table: Any, session_signal_at: datetime | None) -> datetime | None:
     """A table's own time signal (issue 35.3): the session's plus the table's extra minutes
     (`Table.extra_minutes`, given by a referee, e.g. after a referee call delayed it)."""

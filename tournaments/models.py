@@ -246,9 +246,12 @@ class Table(models.Model):
     )
     # Issue 35.3: this table's own time (a referee call delayed it): its time signal, and so
     # its finish on time (EMA 2025 7.4), come `extra_minutes` after the session's; with
-    # `one_more_hand` the table was allowed one more hand than the rule's.
+    # `one_more_hand` the table was allowed one more hand than the rule's: it may start one
+    # more hand after the grant, and finalize on time waits until a hand past
+    # `one_more_hand_after` (the hands entered when it was granted) is entered.
     extra_minutes = models.PositiveSmallIntegerField(default=0)
     one_more_hand = models.BooleanField(default=False)
+    one_more_hand_after = models.PositiveSmallIntegerField(null=True, blank=True)
 
     class Meta:
         ordering = ["session", "number"]

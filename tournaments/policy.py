@@ -6,6 +6,7 @@ fixes their identity; club's player services ask through core.players."""
 
 from __future__ import annotations
 
+import zoneinfo
 from typing import Any
 
 from django.db.models import Q
@@ -17,7 +18,7 @@ from core.models import Player
 from core.players import PlayerPolicy
 from scoring.models import Game
 from scoring.policy import GamePolicy, OnTime, Owner
-from tournaments.clock import session_clock, table_signal_at
+from tournaments.clock import session_clock, table_ends_at, table_signal_at
 from tournaments.models import Session, StaffRole, Tournament
 from tournaments.roles import (
     game_referee_annotation,
@@ -70,20 +71,61 @@ class TournamentGamePolicy(GamePolicy):
         if not on_time:
             return OnTime()
         now = timezone.now()
+        clock = session_clock(session, now)
+        table = game.table
         # Issue 35.3: a table given extra minutes waits for its own signal.
-        signal_at = table_signal_at(game.table, session_clock(session, now)["signal_at"])
+        signal_at = table_signal_at(table, clock["signal_at"])
         sounded = signal_at is not None and now >= signal_at
+        # ... and one allowed one more hand waits until a hand after the grant is entered.
+        waiting = table.one_more_hand and game.hands.count() <= (table.one_more_hand_after or 0)
         organiser = actor is None or is_organiser(actor, session.tournament_id)
+        time_zone = session.tournament.time_zone
         return OnTime(
-            allowed=sounded or organiser,
+            allowed=(sounded and not waiting) or organiser,
             signal_at=signal_at,
-            override=organiser and not sounded,
+            override=organiser and not (sounded and not waiting),
             # Issue 33: the signal's time of day is shown in the event's time zone.
-            time_zone=session.tournament.time_zone,
+            time_zone=time_zone,
+            note=table_time_note(table, clock, time_zone, waiting=waiting),
+            waits_for_hand=sounded and waiting,
         )
 
     def entry_waits(self, actor: Any, game: Game) -> int:
         return 0  # referees enter tournament games: nothing waits
+
+
+def table_time_note(table: Any, clock: dict[str, Any], time_zone: str, *, waiting: bool) -> str:
+    """What the referee phone says of a table's own time (issue 35.3), or "" for a table
+    that follows the session's clock."""
+    parts = []
+    if table.extra_minutes and clock["ends_at"] is not None:
+        zone = zoneinfo.ZoneInfo(time_zone) if time_zone else None
+        ends = table_ends_at(table, clock["ends_at"])
+        signal = table_signal_at(table, clock["signal_at"])
+        parts.append(
+            _(
+                "Table %(n)d has %(m)d extra minutes: its own time signal at %(signal)s, "
+                "its end at %(end)s (EMA 2025 7.4)."
+            )
+            % {
+                "n": table.number,
+                "m": table.extra_minutes,
+                "signal": timezone.localtime(signal, zone).strftime("%H:%M"),
+                "end": timezone.localtime(ends, zone).strftime("%H:%M"),
+            }
+        )
+    if table.one_more_hand:
+        if waiting:
+            parts.append(
+                _(
+                    "Table %(n)d may play one more hand: finalize on time after hand %(h)d is "
+                    "entered."
+                )
+                % {"n": table.number, "h": (table.one_more_hand_after or 0) + 1}
+            )
+        else:
+            parts.append(_("Table %(n)d played its one more hand.") % {"n": table.number})
+    return " ".join(parts)
 
 
 def check_session_open(session: Session, *, started: bool) -> None:

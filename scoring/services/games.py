@@ -269,6 +269,8 @@ def check_time_signal(actor: Any, game: Game) -> str | None:
     on_time = policy_for(game)[0].check_open(actor, game, on_time=True)
     if on_time.allowed:
         return "before_time_signal" if on_time.override else None
+    if on_time.waits_for_hand:
+        raise ValidationFailed(f"{on_time.note} Only an organiser may end it earlier.", field="end")
     when = (
         f"It sounds at {on_time.signal_at:%H:%M} UTC."
         if on_time.signal_at is not None

@@ -70,7 +70,7 @@ def test_extension_is_audited_and_checked(game, referee):
     table = extend_table(actor=referee, table=table, one_more_hand=True, reason="slow start")
     assert table.one_more_hand and table.extra_minutes == 0
     entry = audit_for_tournament(table.session.tournament_id).get(action="table.extend")
-    assert entry.after == {"extra_minutes": 0, "one_more_hand": True}
+    assert entry.after == {"extra_minutes": 0, "one_more_hand": True, "one_more_hand_after": 0}
     assert entry.reason == "slow start"
 
 
@@ -88,3 +88,37 @@ def test_api_extend(game, referee):
     assert body["signal_at"] < body["ends_at"]
     refused = client.post(url, {"minutes": 7}, format="json")
     assert refused.status_code == 400 and "reason" in refused.json()
+
+
+def test_one_more_hand_waits_for_that_hand(game, referee):
+    """EMA 2025 7.4 gives the hand in progress at the signal and one more; a table allowed one
+    more hand (issue 35.3) may start one more after the grant, and finalize on time waits for
+    it (referees; an organiser may still end it, audited as an override)."""
+    g = enter_hand(actor=referee, game=game, hand=draw(), expected_version=0).game
+    minutes_left(g.table.session, 14)  # the session's signal has sounded
+    table = extend_table(actor=referee, table=g.table, one_more_hand=True, reason="slow table")
+    assert table.one_more_hand_after == 1
+    with pytest.raises(ValidationFailed) as err:
+        finalize_game(actor=referee, game=g, expected_version=1, end="time")
+    assert err.value.field == "end" and "after hand 2 is entered" in err.value.message
+    g = enter_hand(actor=referee, game=g, hand=draw(), expected_version=1).game
+    assert finalize_game(actor=referee, game=g, expected_version=2, end="time").status == (
+        "finished"
+    )
+
+
+def test_referee_phone_and_hall_clock_show_the_tables_own_end(game, referee):
+    from django.test import Client
+
+    g = enter_hand(actor=referee, game=game, hand=draw(), expected_version=0).game
+    session = g.table.session
+    minutes_left(session, 30)
+    extend_table(actor=referee, table=g.table, minutes=10, reason="referee call")
+    phone = Client()
+    phone.force_login(referee)
+    entry = phone.get(f"/games/{g.pk}/entry/").content.decode()
+    assert 'id="table-time"' in entry and "has 10 extra minutes" in entry
+    other = TableFactory(session=session, number=2)  # on the session's time: not listed
+    hall = Client().get(f"/t/{session.tournament.slug}/clock/").content.decode()
+    assert 'id="table-times"' in hall and "(+10 min)" in hall
+    assert f'data-table="{g.table.number}"' in hall and f'data-table="{other.number}"' not in hall

@@ -5,10 +5,14 @@ Public like the standings (drafts only to their staff); they refresh themselves.
 
 from __future__ import annotations
 
+from typing import Any
+
+from django.db.models import Q
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
-from tournaments.clock import SIGNAL_MINUTES, hall_session, session_clock
+from tournaments.clock import SIGNAL_MINUTES, hall_session, session_clock, table_ends_at
+from tournaments.models import Session
 from tournaments.standings.selectors import standings_for
 from tournaments.views.public import visible_tournament
 
@@ -19,15 +23,33 @@ def hall_clock(request: HttpRequest, slug: str) -> HttpResponse:
     from the console shows at once."""
     tournament = visible_tournament(request, slug)
     session = hall_session(list(tournament.sessions.order_by("number")))
+    clock = session_clock(session) if session is not None else None
     context = {
         "tournament": tournament,
         "session": session,
-        "clock": session_clock(session) if session is not None else None,
+        "clock": clock,
         "signal_minutes": SIGNAL_MINUTES,
+        "table_times": table_times(session, clock) if session is not None else [],
     }
     if request.headers.get("HX-Request"):
         return render(request, "tournaments/hall/_clock.html", context)
     return render(request, "tournaments/hall/clock.html", context)
+
+
+def table_times(session: Session, clock: dict[str, Any] | None) -> list[dict[str, Any]]:
+    """The tables with their own time (issue 35.3): extra minutes (their own end) or one more
+    hand, in table order."""
+    tables = session.tables.filter(Q(extra_minutes__gt=0) | Q(one_more_hand=True))
+    ends_at = clock["ends_at"] if clock is not None else None
+    return [
+        {
+            "number": t.number,
+            "extra_minutes": t.extra_minutes,
+            "ends_at": table_ends_at(t, ends_at) if t.extra_minutes else None,
+            "one_more_hand": t.one_more_hand,
+        }
+        for t in tables.order_by("number")
+    ]
 
 
 def projector_standings(request: HttpRequest, slug: str) -> HttpResponse:
