@@ -166,7 +166,8 @@ def test_tenhou6_json_gives_the_same_record() -> None:
     assert report["matching"] == 5  # each hand's result against the next hand's scores
 
 
-def test_mahjongsoul_json_gives_the_same_record_and_its_final_scores() -> None:
+def _mahjongsoul() -> dict[str, Any]:
+    """The first five hands of HANDS as a Mahjong Soul export (its record names and fields)."""
     records: list[dict[str, Any]] = []
     for kyoku, honba, sticks, start, riichi, result in HANDS[:5]:
         records.append(
@@ -193,7 +194,7 @@ def test_mahjongsoul_json_gives_the_same_record_and_its_final_scores() -> None:
                           "scores": [{"old_scores": [26000, 21500, 24500, 28000],
                                       "delta_scores": result[1]}]}}
             )  # fmt: skip
-    doc = {
+    return {
         "head": {
             "uuid": "231124-test",
             "accounts": [{"nickname": NAMES[0]}]
@@ -203,7 +204,10 @@ def test_mahjongsoul_json_gives_the_same_record_and_its_final_scores() -> None:
         },
         "data": records,
     }
-    game = parse_log(json.dumps(doc))
+
+
+def test_mahjongsoul_json_gives_the_same_record_and_its_final_scores() -> None:
+    game = parse_log(json.dumps(_mahjongsoul()))
     assert game.site == "mahjongsoul" and game.log_id == "231124-test"
     assert [h["outcome"] for h in game.record["hands"]] == [
         "tsumo",

@@ -6,6 +6,7 @@ The logs are the real Tenhou logs of tests/online/data (README.md there says whe
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +23,8 @@ from tests.factories import (
     TournamentFactory,
     UserFactory,
 )
+from tests.online.test_online_parse import NAMES as TENHOU6_NAMES
+from tests.online.test_online_parse import _mahjongsoul
 from tournaments.models import (
     OnlineName,
     OnlineTableLog,
@@ -257,3 +260,21 @@ def test_only_online_sessions_and_only_staff(
         set_session_online(actor=organiser, session=session, online=False)
     assert off.value.field == "online"
     assert AuditEntry.objects.filter(action="session.online").count() == 1
+
+
+def test_a_mahjong_soul_log_maps_by_its_own_site(
+    tournament: Tournament, organiser: Any, players: list[Any]
+) -> None:
+    # Names are remembered per site: a Tenhou name says nothing of a Mahjong Soul account.
+    session = online_session(tournament, organiser, 1, [players[:4], players[4:]])
+    table1, table2 = session.tables.order_by("number")
+    mapping = dict(zip(WEST4_NAMES, registration_ids(tournament, players[:4]), strict=True))
+    import_table_log(actor=organiser, table=table1, data=WEST4, players=mapping)
+    soul = json.dumps(_mahjongsoul(), ensure_ascii=False)
+    names = dict(zip(TENHOU6_NAMES, registration_ids(tournament, players[4:]), strict=True))
+    done = import_table_log(actor=organiser, table=table2, data=soul, players=names)
+    assert done.log.site == "mahjongsoul" and done.log.log_id == "231124-test"
+    assert done.game.hands.count() == 5 and done.game.status == Game.Status.IN_PROGRESS
+    # Each hand's payments against the next hand's starting scores, as Mahjong Soul paid them.
+    assert done.log.comparison["matching"] == 4 and done.log.comparison["ok"]
+    assert set(OnlineName.objects.values_list("site", flat=True)) == {"tenhou", "mahjongsoul"}
