@@ -58,3 +58,29 @@ def test_call_from_a_phone_appears_in_the_console(
         console.locator('#referee-calls .referee-call[data-status="acknowledged"]')
     ).to_be_visible()
     assert RefereeCall.objects.get().status == "acknowledged"
+
+
+def test_call_made_offline_is_kept_and_sent_when_the_connection_returns(
+    chromium: Any, live_server: Any, artifacts: Path
+) -> None:
+    tournament: Any = TournamentFactory(
+        name="Offline Call Cup", slug="offline-call", status=Tournament.Status.RUNNING
+    )
+    session = SessionFactory(tournament=tournament, number=1, status=Session.Status.RUNNING)
+    table = TableFactory(session=session, number=4)
+    game = GameFactory(table=table, players=[PlayerFactory() for _ in range(4)])
+    context = chromium.new_context(viewport=PHONE)
+    phone = context.new_page()
+    phone.goto(f"{live_server.url}/games/{game.pk}/")
+    context.set_offline(True)
+    phone.locator("#call-referee").click()
+    status = phone.locator(".call-referee .call-status")
+    expect(status).to_contain_text("kept on this phone")
+    assert not RefereeCall.objects.exists()
+    phone.screenshot(path=str(artifacts / "referee-call-offline.png"))
+
+    context.set_offline(False)  # the browser's "online" event sends the kept call
+    expect(status).to_contain_text("Your kept call has been sent")
+    call = RefereeCall.objects.get()
+    assert call.table_id == table.pk and call.status == "open"
+    context.close()
