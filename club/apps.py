@@ -8,21 +8,17 @@ class ClubConfig(AppConfig):
 
     def ready(self) -> None:
         # In ready(): these import models, which load only once the app registry is ready.
-        from club.api.places import ClubNights
         from club.models import ClubNight, Membership, delete_games_with_night
         from club.policy import ClubGamePolicy, ClubPlayerPolicy
         from club.ratings import receivers
         from core.players import register_player_policy
         from core.roles import forget_roles_when_changed
-        from scoring.api.places import register_game_place
         from scoring.policy import register_game_policy
         from scoring.signals import game_changed
 
         # Ratings follow the games (scoring announces, never imports club: issue 14).
         # Who may change its games and when (scoring.policy).
         register_game_policy(ClubGamePolicy())
-        # Its nights, as scoring's game API shows and takes them (scoring.api.places).
-        register_game_place(ClubNights())
         # Club admins create players (core.players).
         register_player_policy(ClubPlayerPolicy())
         game_changed.connect(receivers.game_changed, dispatch_uid="club.ratings")

@@ -122,6 +122,8 @@ TEMPLATES = [
         },
     },
 ]
+# What scoring's game API asks of the places games are played at (scoring.api.places).
+GAME_PLACES = "config.game_places.TablesAndNights"
 
 DATABASES = {
     "default": dj_database_url.parse(

@@ -11,11 +11,9 @@ class TournamentsConfig(AppConfig):
         from core.players import register_player_policy
         from core.roles import forget_roles_when_changed
         from core.signals import player_changed
-        from scoring.api.places import register_game_place
         from scoring.policy import register_game_policy
         from scoring.signals import game_changed, record_extensions, record_imported
 
-        from .api.places import TournamentTables
         from .api.serializers import standings_json
         from .game_records import add_record_extensions, keep_imported_extensions
         from .models import StaffRole, Table, delete_game_with_table
@@ -28,8 +26,6 @@ class TournamentsConfig(AppConfig):
         prerender(API_JSON, standings_json)
         # Who may change its games and when (scoring.policy).
         register_game_policy(TournamentGamePolicy())
-        # Its tables, as scoring's game API shows and takes them (scoring.api.places).
-        register_game_place(TournamentTables())
         game_changed.connect(receivers.game_changed, dispatch_uid="tournaments.standings")
         # A table's game record carries the tournament's extensions (issue 20).
         record_extensions.connect(add_record_extensions, dispatch_uid="tournaments.records")

@@ -3,21 +3,23 @@ API accepts it (`table`, `club_night`) and shows it.
 
 `scoring.models.Game` knows nothing of where it is played: the upper app's place holds the
 link (`tournaments.Table.game`, `club.ClubGame`). The game API names places in its requests
-and answers, so each app that has places registers a `GamePlace` from its own API package in
-AppConfig.ready() (tournaments.api.places, club.api.places): the name of its places in the API
-(`kind`) and their rows (`places`), a place as scoring's game services are passed it
-(`place`: scoring.services.games.Place), a club's house rules (`house_rules`), and what the
-game API shows of a game's place (`fields`, `filters`, `stamp`). Nothing else asks it: the
-services are passed their place, pages and records hear from the apps themselves
+and answers; what it needs to know of them it asks a `GamePlaces` that the layer above the
+apps composes and names in settings.GAME_PLACES (config.game_places: tournament tables from
+tournaments.api.places, club nights from club.api.places), the way Django is told its
+authentication backends: no app registers anything with scoring. The services are passed
+their place (scoring.services.games.Place), pages and records hear from the apps themselves
 (config.places, scoring.signals), and who may write a game is scoring.policy's question.
 """
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from django.conf import settings
 from django.db.models import QuerySet
+from django.utils.module_loading import import_string
 
 if TYPE_CHECKING:
     from scoring.models import Game
@@ -28,71 +30,44 @@ if TYPE_CHECKING:
 PLACE_FIELDS = ("tournament", "session", "table", "table_number", "club_night")
 
 
-class GamePlace:
-    """One app's places. Subclasses override what their places need."""
+class GamePlaces:
+    """What the game API asks of places. This default knows none: every place field None, no
+    filters by place, no `table` or `club_night` accepted."""
 
-    # The name of its places in the API's input (`table`, `club_night`).
-    kind: str = ""
-    # The values (paths from Game) that change what the game API shows of its place: the
+    # The values (paths from Game) that change what the game API shows of a game's place: the
     # cached answer of `GET /games/<id>/` is kept per game version and these.
     stamp: tuple[str, ...] = ()
 
-    def owns(self, game: Game) -> bool:
-        """Whether `game` is played at one of this app's places."""
-        return False
-
-    def places(self) -> QuerySet[Any]:
-        """Every place of `kind` (the API looks the given id up in it)."""
-        raise NotImplementedError
-
-    def place(self, place: Any) -> Place:
-        """`place`, one of `places()`, as scoring's game services are passed it."""
-        raise NotImplementedError
-
-    def house_rules(self, place: Any) -> tuple[str, Mapping[str, Any] | None]:
-        """The ruleset and overrides a game created at `place` plays by when the request names
-        none (a club's house rules)."""
-        raise NotImplementedError
-
     def fields(self, game: Game) -> dict[str, Any]:
         """`game`'s PLACE_FIELDS (tournament slug, session and table numbers, table and club
-        night ids)."""
+        night ids; None where a key does not apply)."""
         return dict.fromkeys(PLACE_FIELDS)
 
     def filters(self) -> dict[str, Any]:
-        """The game API's list filters by place, by query parameter (`tournament`, `session`;
+        """The game list's filters by place, by query parameter (`tournament`, `session`,
         `club_night`, `club`): django_filters filters on Game."""
         return {}
 
+    def rows(self, kind: str) -> QuerySet[Any]:
+        """Every place the API names `kind` (`table`, `club_night`): an id is looked up here."""
+        raise LookupError(f"no places of kind {kind!r}")
 
-_NOWHERE = GamePlace()
-_places: list[GamePlace] = []
+    def place(self, kind: str, row: Any) -> Place:
+        """`row`, one of `rows(kind)`, as scoring's game services are passed it."""
+        raise LookupError(f"no places of kind {kind!r}")
 
-
-def register_game_place(place: GamePlace) -> None:
-    """Called from an AppConfig.ready(): the app's places."""
-    if all(type(p) is not type(place) for p in _places):
-        _places.append(place)
-
-
-def place_of(game: Game) -> GamePlace:
-    """The places `game` is played at (a default that knows none, for a game no app places)."""
-    return next((p for p in _places if p.owns(game)), _NOWHERE)
+    def house_rules(self, row: Any) -> tuple[str, Mapping[str, Any] | None]:
+        """The ruleset and overrides of a game created at club night `row` when the request
+        names none (its club's house rules)."""
+        raise LookupError("no club nights")
 
 
-def places_named(kind: str) -> GamePlace:
-    """The places an app names `kind` in the API (`table`, `club_night`)."""
-    for place in _places:
-        if place.kind == kind:
-            return place
-    raise LookupError(f"no app registered places of kind {kind!r}")
-
-
-def places_of_kind(kind: str) -> QuerySet[Any]:
-    """The rows of the places an app names `kind` in the API (`table`, `club_night`)."""
-    return places_named(kind).places()
-
-
-def all_places() -> list[GamePlace]:
-    """Every registered app's places (filters, stamps, the referee start page's lists)."""
-    return list(_places)
+@functools.cache
+def game_places() -> GamePlaces:
+    """The places the game API asks: the GamePlaces that settings.GAME_PLACES names
+    (config.game_places: tournament tables and club nights), else the default, which knows
+    none."""
+    path = getattr(settings, "GAME_PLACES", "")
+    places = import_string(path)() if path else GamePlaces()
+    assert isinstance(places, GamePlaces)
+    return places

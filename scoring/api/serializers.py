@@ -16,7 +16,7 @@ from scoring.engine import PRESETS
 from scoring.engine.validate import MAX_HAN, MAX_YAKUMAN
 from scoring.models import Game, GameSeat, Hand
 
-from .places import place_of, places_of_kind
+from .places import game_places
 
 WINDS = ["E", "S", "W", "N"]
 # Seats and their players in one query.
@@ -58,7 +58,7 @@ class HandOutputSerializer(serializers.ModelSerializer):
 
 
 class GameListSerializer(serializers.ModelSerializer):
-    # Where the game is played, as the app owning it says (scoring.api.places.GamePlace.fields).
+    # Where the game is played, as the app owning it says (scoring.api.places).
     tournament = serializers.SerializerMethodField()
     session = serializers.SerializerMethodField()
     table = serializers.SerializerMethodField()
@@ -90,23 +90,23 @@ class GameListSerializer(serializers.ModelSerializer):
 
     @extend_schema_field(OpenApiTypes.STR)
     def get_tournament(self, game: Game) -> str | None:
-        return place_of(game).fields(game)["tournament"]
+        return game_places().fields(game)["tournament"]
 
     @extend_schema_field(OpenApiTypes.INT)
     def get_session(self, game: Game) -> int | None:
-        return place_of(game).fields(game)["session"]
+        return game_places().fields(game)["session"]
 
     @extend_schema_field(OpenApiTypes.INT)
     def get_table(self, game: Game) -> int | None:
-        return place_of(game).fields(game)["table"]
+        return game_places().fields(game)["table"]
 
     @extend_schema_field(OpenApiTypes.INT)
     def get_table_number(self, game: Game) -> int | None:
-        return place_of(game).fields(game)["table_number"]
+        return game_places().fields(game)["table_number"]
 
     @extend_schema_field(OpenApiTypes.INT)
     def get_club_night(self, game: Game) -> int | None:
-        return place_of(game).fields(game)["club_night"]
+        return game_places().fields(game)["club_night"]
 
 
 class GameDetailSerializer(GameListSerializer):
@@ -158,7 +158,7 @@ def written_game_detail(game: Game) -> dict[str, Any]:
     CPU (issue 14.7). tests/api/test_api_hand_cost.py holds the two to the same answer."""
     return {
         "id": game.pk,
-        **place_of(game).fields(game),
+        **game_places().fields(game),
         "ruleset": game.ruleset,
         "status": game.status,
         "entry": game.entry,
@@ -302,7 +302,7 @@ class FinalScoresInputSerializer(VersionInputSerializer):
 @extend_schema_field(OpenApiTypes.INT)
 class PlaceField(serializers.PrimaryKeyRelatedField):
     """A place a game is created at (`table`, `club_night`) by id: its rows are those of the
-    app naming that kind of place (scoring.api.places.places_of_kind; scoring imports neither
+    app naming that kind of place (scoring.api.places; scoring imports neither
     tournaments nor club, issue 14)."""
 
     def __init__(self, kind: str, **kwargs: Any) -> None:
@@ -310,7 +310,7 @@ class PlaceField(serializers.PrimaryKeyRelatedField):
         super().__init__(**kwargs)
 
     def get_queryset(self) -> Any:
-        return places_of_kind(self.kind)
+        return game_places().rows(self.kind)
 
 
 class GameCreateInputSerializer(serializers.Serializer):

@@ -19,6 +19,7 @@ from core.api.base import inline_choice_field
 from core.api.serializers import LookupSlugField, PlayerBriefSerializer
 from core.limits import MAX_SESSIONS, upload_problem
 from core.models import Player, country_validator, ema_number_validator
+from scoring.api.serializers import VersionInputSerializer
 from scoring.engine import PRESETS
 from tournaments.models import (
     OnlineSite,
@@ -954,3 +955,20 @@ class OnlineLogSerializer(serializers.Serializer):
     imported_at = serializers.DateTimeField()
     game = serializers.IntegerField()
     status = serializers.CharField(help_text="The game's status: finished when our rules ended it.")
+
+
+# A tournament game's substitute (EMA 2025 7.3): POST /games/{id}/substitutes/.
+class SubstituteInputSerializer(VersionInputSerializer):
+    seat = serializers.IntegerField(min_value=0, max_value=3)
+    substitute = serializers.PrimaryKeyRelatedField(queryset=Player.objects.all())
+    reason = serializers.CharField(max_length=1000)
+
+    def get_fields(self) -> dict[str, serializers.Field]:
+        fields = super().get_fields()
+        # `from` (as in the game record's substitutes) is a Python keyword: declared here.
+        fields["from"] = serializers.ChoiceField(
+            choices=["start", "during"],
+            default="start",
+            help_text="start: sat in from the start; during: took over mid-game (EMA 2025 7.3).",
+        )
+        return fields

@@ -24,7 +24,7 @@ from scoring.models import Game
 from scoring.selectors import game_for_answer, games_for_writes, is_visible, visible_games
 
 from ..permissions import CanEditGame
-from ..places import all_places
+from ..places import game_places
 from ..serializers import SEATS_WITH_PLAYERS, game_payload
 
 GAME_WRITE_ERRORS = errors(400, 403, 404, 409, 422)
@@ -47,14 +47,14 @@ TILES_EXAMPLE = OpenApiExample(
 
 
 def place_stamp() -> tuple[str, ...]:
-    """The paths from Game that change what the game API shows of its place (each app's
-    scoring.api.places.GamePlace.stamp)."""
-    return tuple(path for place in all_places() for path in place.stamp)
+    """The paths from Game that change what the game API shows of its place
+    (scoring.api.places.GamePlaces.stamp)."""
+    return game_places().stamp
 
 
 class GameFilter(django_filters.FilterSet):
     """The game list's filters; those by place (`tournament`, `session`, `club_night`,
-    `club`) are the apps' own (scoring.api.places.GamePlace.filters): see `game_filter`."""
+    `club`) are the apps' own (scoring.api.places.GamePlaces.filters): see `game_filter`."""
 
     player = django_filters.NumberFilter(field_name="seats__player_id", distinct=True, **ID_BOUNDS)
     status = django_filters.ChoiceFilter(choices=Game.Status.choices)
@@ -66,11 +66,8 @@ class GameFilter(django_filters.FilterSet):
 
 @cache
 def game_filter() -> type[GameFilter]:
-    """GameFilter with the registered policies' filters by place (built on first use: the
-    policies register in their apps' ready())."""
-    filters: dict[str, Any] = {
-        name: f for place in all_places() for name, f in place.filters().items()
-    }
+    """GameFilter with the filters by place of the game API's places (built on first use)."""
+    filters: dict[str, Any] = game_places().filters()
     meta = type("Meta", (GameFilter.Meta,), {"fields": [*filters, *GameFilter.Meta.fields]})
     return type("GameFilter", (GameFilter,), {**filters, "Meta": meta, "__module__": __name__})
 

@@ -23,7 +23,7 @@ from scoring import services
 from scoring.selectors import game_detail_key
 
 from ..permissions import CanEditGame, CanReadGameAudit
-from ..places import places_named
+from ..places import game_places
 from ..serializers import (
     AuditEntrySerializer,
     FinalizeInputSerializer,
@@ -73,19 +73,19 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, GameViewBase
     @idempotent
     def create(self, request: Request) -> Response:
         data = parse(GameCreateInputSerializer, request)
-        night, nights = data["club_night"], places_named("club_night")
+        night, places = data["club_night"], game_places()
         # Without a ruleset the club's house rules apply, overrides included.
         if "ruleset" in data:
             ruleset, overrides = data["ruleset"], data.get("rule_overrides")
         else:
-            ruleset, house = nights.house_rules(night)
+            ruleset, house = places.house_rules(night)
             overrides = data.get("rule_overrides", house)
         game = services.create_game(
             actor=request.user,
             players=data["players"],
             ruleset=ruleset,
             rule_overrides=overrides,
-            place=nights.place(night),
+            place=places.place("club_night", night),
             entry=data["entry"],
         )
         return self._answer(game, status.HTTP_201_CREATED)
@@ -194,7 +194,7 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, GameViewBase
             actor=request.user,
             record=data["record"],
             players=data["players"],
-            place=places_named(kind).place(data[kind]) if kind else None,
+            place=game_places().place(kind, data[kind]) if kind else None,
             finalize=data["finalize"],
         )
         return self._answer(game, status.HTTP_201_CREATED)

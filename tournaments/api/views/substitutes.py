@@ -6,33 +6,17 @@ route comes before scoring's (config/api_urls.py includes tournaments first)."""
 from __future__ import annotations
 
 from drf_spectacular.utils import extend_schema
-from rest_framework import serializers
 from rest_framework.decorators import action
 from rest_framework.request import Request
 from rest_framework.response import Response
 
 from core.api.base import parse
 from core.idempotency import IDEMPOTENCY_PARAMETER, idempotent
-from core.models import Player
-from scoring.api.serializers import GameDetailSerializer, VersionInputSerializer
+from scoring.api.serializers import GameDetailSerializer
 from scoring.api.views.base import GAME_WRITE_ERRORS, GameViewBase
 from tournaments.services.substitutes import substitute_player
 
-
-class SubstituteInputSerializer(VersionInputSerializer):
-    seat = serializers.IntegerField(min_value=0, max_value=3)
-    substitute = serializers.PrimaryKeyRelatedField(queryset=Player.objects.all())
-    reason = serializers.CharField(max_length=1000)
-
-    def get_fields(self) -> dict[str, serializers.Field]:
-        fields = super().get_fields()
-        # `from` (as in the game record's substitutes) is a Python keyword: declared here.
-        fields["from"] = serializers.ChoiceField(
-            choices=["start", "during"],
-            default="start",
-            help_text="start: sat in from the start; during: took over mid-game (EMA 2025 7.3).",
-        )
-        return fields
+from ..serializers import SubstituteInputSerializer
 
 
 class GameSubstitutesViewSet(GameViewBase):
