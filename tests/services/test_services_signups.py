@@ -81,6 +81,12 @@ def test_waiting_list_then_promotion_by_withdrawal_with_emails(
     assert len(mailoutbox) == 5  # nobody else is written to
     actions = list(audit_for_tournament(tournament.pk).values_list("action", flat=True))
     assert "signup.withdraw" in actions and "signup.promote" in actions
+    # core.audit.audited: each entry holds the sign-up before and after (no e-mail address).
+    promote = audit_for_tournament(tournament.pk).get(action="signup.promote")
+    assert (promote.before["status"], promote.after["status"]) == ("waiting", "registered")
+    assert promote.object_id == str(third.pk) and "email" not in (promote.after or {})
+    created = audit_for_tournament(tournament.pk).filter(action="signup.create")
+    assert created.count() == 4 and all(e.before is None for e in created)
     with pytest.raises(ValidationFailed) as err:
         signups.withdraw_sign_up(token=first.token)
     assert err.value.field == "status"

@@ -8,13 +8,14 @@ E-mails go out after the commit, through the Celery task `send_sign_up_mail` (re
 from __future__ import annotations
 
 import secrets
+from contextlib import AbstractContextManager
 from typing import Any
 
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from core.audit import audited, record_audit
+from core.audit import Audit, audited
 from core.enqueue import enqueue_after_commit
 from core.errors import PermissionDenied, ValidationFailed
 from core.names import fold
@@ -156,13 +157,16 @@ def _mail(sign_up: SignUp, kind: str) -> None:
     enqueue_after_commit(send_sign_up_mail, sign_up.pk, kind)
 
 
-def _audit(actor: Any, action: str, sign_up: SignUp, before: dict | None, reason: str = "") -> None:
-    record_audit(
+def _audited(
+    actor: Any, action: str, sign_up: SignUp, *, reason: str = "", created: bool = False
+) -> AbstractContextManager[Audit]:
+    """The audit of a change to `sign_up` (core.audit.audited: snapshots before and after)."""
+    return audited(
         actor=actor,
         action=action,
         obj=sign_up,
-        before=before,
-        after=sign_up_snapshot(sign_up),
+        snapshot=lambda: sign_up_snapshot(sign_up),
+        created=created,
         reason=reason,
         tournament_id=sign_up.tournament_id,
     )
@@ -219,12 +223,12 @@ def sign_up(
     )
     if tournament.signup_approval:
         record.status = SignUp.Status.PENDING
-    record.save()
-    if record.status == SignUp.Status.WAITING:
-        # In line behind those already waiting: the place goes to the first one eligible.
-        fill_places(tournament, quiet=record)
-        record.refresh_from_db()
-    _audit(None, "signup.create", record, None)
+    with _audited(None, "signup.create", record, created=True):
+        record.save()
+        if record.status == SignUp.Status.WAITING:
+            # In line behind those already waiting: the place goes to the first one eligible.
+            fill_places(tournament, quiet=record)
+            record.refresh_from_db()
     _mail(record, "confirmation")
     return record
 
@@ -245,11 +249,13 @@ def fill_places(
             break
         if country_full(tournament, candidate.country, now):
             continue
-        before = sign_up_snapshot(candidate)
-        _register(candidate)
-        candidate.save()
-        if candidate.pk != getattr(quiet, "pk", None):  # a new sign-up gets its confirmation
-            _audit(actor, "signup.promote", candidate, before)
+        new = candidate.pk == getattr(quiet, "pk", None)
+        with _audited(actor, "signup.promote", candidate) as audit:
+            _register(candidate)
+            candidate.save()
+            if new:  # audited as its creation, and gets its confirmation
+                audit.discard()
+        if not new:
             _mail(candidate, "promoted")
         moved.append(candidate)
     return moved
@@ -266,7 +272,14 @@ def withdraw_sign_up(*, token: str, actor: Any = None) -> SignUp:
     if record.status not in ACTIVE:
         raise ValidationFailed("This sign-up was already withdrawn.", field="status")
     tournament = Tournament.objects.select_for_update().get(pk=record.tournament_id)
-    before = sign_up_snapshot(record)
+    with _audited(actor, "signup.withdraw", record):
+        _withdraw(record, tournament, actor)
+    if tournament.status == Tournament.Status.REGISTRATION:
+        fill_places(tournament, actor=actor)
+    return record
+
+
+def _withdraw(record: SignUp, tournament: Tournament, actor: Any) -> None:
     registration = record.registration
     if registration is not None:
         seated = Seat.objects.filter(
@@ -295,10 +308,6 @@ def withdraw_sign_up(*, token: str, actor: Any = None) -> SignUp:
     else:
         record.status = SignUp.Status.WITHDRAWN
         record.save()
-    _audit(actor, "signup.withdraw", record, before)
-    if tournament.status == Tournament.Status.REGISTRATION:
-        fill_places(tournament, actor=actor)
-    return record
 
 
 @transaction.atomic
@@ -310,16 +319,15 @@ def decide_sign_up(*, actor: Any, sign_up: SignUp, approve: bool, reason: str = 
     tournament = Tournament.objects.select_for_update().get(pk=record.tournament_id)
     if record.status != SignUp.Status.PENDING:
         raise ValidationFailed("Only a sign-up awaiting approval can be decided.", field="status")
-    before = sign_up_snapshot(record)
     if not approve:
-        record.status = SignUp.Status.REFUSED
-        record.save()
-        _audit(actor, "signup.refuse", record, before, reason)
+        with _audited(actor, "signup.refuse", record, reason=reason):
+            record.status = SignUp.Status.REFUSED
+            record.save()
         _mail(record, "refused")
         return record
-    record.status = SignUp.Status.WAITING
-    record.save()
-    _audit(actor, "signup.approve", record, before, reason)
+    with _audited(actor, "signup.approve", record, reason=reason):
+        record.status = SignUp.Status.WAITING
+        record.save()
     moved = fill_places(tournament, actor=actor)
     record.refresh_from_db()
     if record not in moved:
