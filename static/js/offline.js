@@ -780,6 +780,7 @@
       var online = navigator.onLine && waitingHere === 0;
       if (online && (!canScore || !window.fetch || !window.DOMParser)) return; // the usual POST
       event.preventDefault();
+      if (confirming) return; // the last Confirm's answer is still on its way
       var parsed = handFromFields(fieldsOf(form));
       if (parsed.errors.length) {
         if (preview) {
@@ -795,26 +796,39 @@
         }
         return;
       }
-      if (online) confirmOnline(parsed);
-      else queueHand(parsed);
+      // The form is emptied as the hand leaves it, not when the answer comes: taps made while
+      // the answer is on its way belong to the next hand and are kept (a late answer emptied
+      // them: a riichi tapped right after Confirm was lost).
+      var sent = fieldsOf(form);
+      form.reset();
+      var tiles = form.querySelector("details.tiles");
+      if (tiles) tiles.open = false;
+      clearPreview();
+      if (online) confirmOnline(parsed, sent);
+      else queueHand(parsed, sent);
     });
 
     // Issue 33: Confirm is one request and a partial swap (scoreboard, hand list, form,
     // messages) instead of POST, redirect and a whole page load. The server answers the
     // X-Hanchan-Swap request with the entry page itself; anything but a page that still has
     // the hand form (errors, a conflict, the game over) is shown as the server renders it.
-    function confirmOnline(parsed) {
+    var confirming = false;
+    function confirmOnline(parsed, sent) {
       var button = document.getElementById("confirm-hand");
       if (button) button.disabled = true;
+      confirming = true;
       // The last hand's "Hand saved." goes now: the next one says this hand is saved.
       document.querySelectorAll("#main > .messages").forEach(function (node) {
         node.remove();
       });
       var body = new URLSearchParams();
-      new FormData(form).forEach(function (value, key) {
-        body.append(key, String(value));
+      Object.keys(sent).forEach(function (key) {
+        sent[key].forEach(function (value) {
+          body.append(key, value);
+        });
       });
       var done = function () {
+        confirming = false;
         if (button) button.disabled = false;
       };
       fetch(form.action, {
@@ -829,13 +843,9 @@
             var fresh = doc.getElementById("hand-form");
             if (response.ok && fresh && doc.getElementById("scoreboard")) {
               swapFrom(doc);
-              // The same form, emptied (its elements keep their listeners); the time signal
-              // box goes once a hand carries the signal (EMA 2025 7.4).
-              form.reset();
+              // The time signal box goes once a hand carries the signal (EMA 2025 7.4).
               var box = form.querySelector("fieldset.time-signal");
               if (box && !fresh.querySelector("fieldset.time-signal")) box.remove();
-              var tiles = form.querySelector("details.tiles");
-              if (tiles) tiles.open = false;
               ["time-signal-note", "paper-link"].forEach(function (id) {
                 var node = document.getElementById(id);
                 if (node && !doc.getElementById(id)) node.remove();
@@ -843,9 +853,14 @@
               var main = document.getElementById("main");
               var said = doc.querySelector("#main > .messages");
               if (said) main.insertBefore(document.importNode(said, true), main.firstChild);
-              clearPreview();
               done();
-              window.scrollTo(0, 0);
+              if (formIsPristine()) {
+                clearPreview();
+                window.scrollTo(0, 0);
+              } else {
+                // The next hand, tapped meanwhile: previewed again from the saved table.
+                form.dispatchEvent(new Event("change", { bubbles: true }));
+              }
               return;
             }
             var theirMain = doc.getElementById("main");
@@ -862,7 +877,9 @@
               return;
             }
             // Refused (a conflict, a locked game, the engine's check): the server's page, as
-            // the form's own POST shows it (nothing was saved, so posting again is harmless).
+            // the form's own POST shows it (nothing was saved, so posting again is harmless),
+            // with the hand as it was sent.
+            fill(sent);
             HTMLFormElement.prototype.submit.call(form);
           });
         })
@@ -870,11 +887,23 @@
           // No answer: the phone keeps the hand (if the server did save it, the queue's 409
           // finds it there and takes it as arrived).
           done();
-          queueHand(parsed);
+          queueHand(parsed, sent);
         });
     }
 
-    function queueHand(parsed) {
+    // The form's fields as fieldsOf() read them.
+    function fill(fields) {
+      Array.prototype.forEach.call(form.elements, function (input) {
+        if (!input.name || input.name === "csrfmiddlewaretoken") return;
+        var values = fields[input.name] || [];
+        if (input.type === "checkbox" || input.type === "radio") input.checked = values.indexOf(input.value) >= 0;
+        else if (input.type !== "hidden" && input.type !== "submit" && input.type !== "button") input.value = values[0] || "";
+      });
+    }
+
+    // `sent`: the form's fields as Confirm took them (the form is empty again, or holds the
+    // next hand's taps).
+    function queueHand(parsed, sent) {
       allItems()
         .then(function (items) {
           var mine = gameItems(items, config.game);
@@ -895,14 +924,27 @@
             state: "waiting",
           });
         })
-        .then(function () {
-          form.reset();
-          flash(T.queued);
-          if (canScore) clearPreview();
-          else showOfflinePreview();
-          window.scrollTo(0, 0);
-          return render();
-        })
+        .then(
+          function () {
+            flash(T.queued);
+            if (formIsPristine()) {
+              if (canScore) clearPreview();
+              else showOfflinePreview();
+              window.scrollTo(0, 0);
+            }
+            return render().then(function (items) {
+              // The next hand, tapped meanwhile: previewed after the hand just kept.
+              if (!formIsPristine()) showOfflinePreview();
+              return items;
+            });
+          },
+          function (error) {
+            // Not kept on the phone: the hand goes back into the form, unless the next one
+            // is being tapped already.
+            if (formIsPristine()) fill(sent);
+            throw error;
+          },
+        )
         .then(function () {
           askForSync();
           if (navigator.onLine) flush();

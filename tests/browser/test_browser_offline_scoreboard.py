@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from playwright.sync_api import expect
 
 from scoring.engine import replay
 from scoring.records import game_record
@@ -195,3 +196,46 @@ def test_confirm_is_one_request_and_a_partial_swap(chromium: Any, live_server: A
         f"POST {entry}hands/",
         f"POST {entry}hands/",
     ]
+
+
+def test_taps_made_while_confirm_is_answered_are_kept(chromium: Any, live_server: Any) -> None:
+    """Issue 33: a referee tapping fast starts the next hand before Confirm's answer arrives;
+    the answer emptied the form and the riichi tapped meanwhile was lost. The form empties as
+    the hand is sent; what is tapped after stays, and is previewed from the saved table."""
+    game, referee = _table()
+    page = logged_in_page(chromium, live_server, referee, viewport=PHONE)
+    page.goto(f"{live_server.url}/games/{game.pk}/entry/")
+    page.wait_for_selector("#net-status[data-state='online']")
+    held: list[Any] = []
+
+    def hold(route: Any) -> None:  # Confirm's answer waits until released
+        held.append(route)
+
+    page.route("**/entry/hands/", hold)
+    tap(page, HANDS[0])
+    with page.expect_request("**/entry/hands/"):
+        page.locator("#confirm-hand").click()
+    assert page.locator("input[name='outcome']:checked").count() == 0  # emptied as sent
+    tap(page, HANDS[1])  # the next hand, tsumo with riichi, while the answer is on its way
+    assert len(held) == 1
+    held[0].fulfill(response=held[0].fetch())
+    page.wait_for_selector(".messages li.success")
+    page.unroute("**/entry/hands/", hold)
+    checked = page.evaluate(
+        "[...document.querySelectorAll('#hand-form input:checked')]"
+        ".map(i => i.name + '=' + i.value)"
+    )
+    assert sorted(checked) == ["fu_2=30", "han_2=2", "outcome=tsumo", "riichi=2", "winners=2"]
+    # The preview of the hand tapped meanwhile starts from the saved table (EMA 2025 3.3).
+    out = replay({**game_record(game), "hands": HANDS[:2], "end": "complete"})
+    names = table_state(game).players
+    line = "·".join(
+        f"{name} {'+' if d > 0 else ''}{d}"
+        for name, d in zip(names, out["hands"][-1]["deltas"], strict=True)
+        if d
+    )
+    expect(page.locator("#preview-line")).to_have_text(line)
+    page.locator("#confirm-hand").click()
+    page.wait_for_selector("#hands tbody tr:nth-child(2)")
+    game.refresh_from_db()
+    assert [h.data for h in game.hands.order_by("number")] == HANDS[:2]
