@@ -384,6 +384,19 @@ class StandingsSettingsForm(forms.Form):
         return data
 
 
+class TimeZoneForm(forms.Form):
+    """The event's time zone after creation (issue 33): an IANA name; the API's PATCH
+    /tournaments/{slug}/ takes the same (`time_zone`) through the same service."""
+
+    time_zone = forms.ChoiceField(label=_("Time zone"))
+
+    def __init__(self, *args: Any, tournament: Tournament, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        zones = sorted(zoneinfo.available_timezones())
+        self.fields["time_zone"].choices = [(zone, zone) for zone in zones]  # type: ignore[attr-defined]
+        self.fields["time_zone"].initial = tournament.time_zone
+
+
 class TablePenaltyForm(forms.Form):
     """EMA 2025 7.5: a score-sheet mistake that cannot be fixed costs each player of the table
     2,000 points: one penalty per player, given at once."""

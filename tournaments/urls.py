@@ -75,6 +75,7 @@ urlpatterns: list[URLPattern | URLResolver] = [
         overview.standings_settings,
         name="standings_settings",
     ),
+    path("<slug:slug>/console/time-zone/", overview.time_zone_settings, name="time_zone_settings"),
     path("<slug:slug>/console/publish/", overview.tournament_publish, name="publish"),
     path("<slug:slug>/console/registrations/", registrations.registrations, name="registrations"),
     path(

@@ -26,7 +26,14 @@ pytestmark = pytest.mark.django_db
 # URL name -> its arguments after the slug (objects made by `objects`), and whether GET is a page.
 PAGES = ["console", "registrations", "staff", "seating_console", "penalties"]
 OBJECT_PAGES = {"registration_edit": "registration", "seating_plan": "plan", "session": "session"}
-POSTS = ["set_status", "standings_settings", "publish", "seating_swap", "seating_upload"]
+POSTS = [
+    "set_status",
+    "standings_settings",
+    "time_zone_settings",
+    "publish",
+    "seating_swap",
+    "seating_upload",
+]
 POSTS += ["penalty_table"]
 OBJECT_POSTS = {
     "drop": "registration",

@@ -72,6 +72,8 @@ class TournamentSerializer(serializers.ModelSerializer):
             # Team events (issue 32.1).
             "teams_enabled",
             "team_counted_members",
+            # Issue 33: every time of day the event shows is in it.
+            "time_zone",
         ]
         extra_kwargs = {
             "team_counted_members": {
@@ -626,6 +628,12 @@ class TournamentSettingsInputSerializer(serializers.Serializer):
         allow_null=True,
         help_text="The team standings count each team's best N members; null: all of them.",
     )
+    time_zone = serializers.CharField(
+        required=False,
+        max_length=64,
+        help_text="The event's IANA time zone (e.g. Europe/Rome): its pages, PDFs and hall "
+        "clock show times in it.",
+    )
 
 
 class TournamentInputSerializer(serializers.Serializer):
@@ -640,6 +648,13 @@ class TournamentInputSerializer(serializers.Serializer):
         max_length=2, required=False, allow_blank=True, default="", validators=[country_validator]
     )
     sessions_planned = serializers.IntegerField(min_value=1, max_value=MAX_SESSIONS, default=4)
+    time_zone = serializers.CharField(
+        max_length=64,
+        required=False,
+        allow_blank=True,
+        default="",
+        help_text="The event's IANA time zone (e.g. Europe/Rome); empty: the site's.",
+    )
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         if attrs["ends_on"] < attrs["starts_on"]:

@@ -17,7 +17,13 @@ from core.errors import ServiceError
 from scoring.engine import PRESETS
 from tournaments import services
 from tournaments.clock import session_clock
-from tournaments.forms import StandingsSettingsForm, StatusForm, TournamentCreateForm, rules_diff
+from tournaments.forms import (
+    StandingsSettingsForm,
+    StatusForm,
+    TimeZoneForm,
+    TournamentCreateForm,
+    rules_diff,
+)
 from tournaments.models import Tournament
 from tournaments.selectors import active_registration_count, results_ready, tournament_sessions
 
@@ -84,6 +90,9 @@ class StandingsSettings(ConsoleFormView):
             "results_ready": results_ready(tournament, sessions),
         }
 
+    def page_forms(self) -> dict[str, forms.Form]:
+        return {"zone_form": TimeZoneForm(tournament=self.tournament)}
+
     def save(self, data: dict[str, Any]) -> None:
         services.update_tournament(
             actor=self.request.user,
@@ -94,6 +103,27 @@ class StandingsSettings(ConsoleFormView):
             team_counted_members=data["team_counted_members"],
         )
         messages.success(self.request, _("Standings settings saved; the standings are updated."))
+
+
+class TimeZoneSettings(StandingsSettings):
+    """The event's time zone (issue 33), changed after creation: the same service as the
+    API's PATCH. POST only: the form is on the overview."""
+
+    form_class = TimeZoneForm  # type: ignore[assignment]
+    form_name = "zone_form"
+
+    def page_forms(self) -> dict[str, forms.Form]:
+        return {"settings_form": StandingsSettingsForm(tournament=self.tournament)}
+
+    def save(self, data: dict[str, Any]) -> None:
+        tournament = services.update_tournament(
+            actor=self.request.user, tournament=self.tournament, time_zone=data["time_zone"]
+        )
+        messages.success(
+            self.request,
+            _("Time zone saved: the event's times are shown in %(zone)s.")
+            % {"zone": tournament.time_zone},
+        )
 
 
 class Overview(StandingsSettings):
@@ -128,5 +158,6 @@ class SetStatus(ConsoleActionView):
 
 console = Overview.as_view()
 standings_settings = StandingsSettings.as_view()
+time_zone_settings = TimeZoneSettings.as_view()
 tournament_publish = Publish.as_view()
 tournament_set_status = SetStatus.as_view()
