@@ -65,6 +65,12 @@ def remembered(key: tuple[Any, ...], look_up: Callable[[], T]) -> T:
     return memo[key]
 
 
+def recalled(key: tuple[Any, ...]) -> Any:
+    """The answer remembered under `key` in this request, or None."""
+    memo = _memo.get()
+    return None if memo is None else memo.get(key)
+
+
 class RoleMemoMiddleware:
     """Remember role lookups for the length of one request."""
 

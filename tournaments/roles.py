@@ -14,6 +14,7 @@ from django.db.models import Exists, OuterRef
 
 from core.roles import authenticated as _authenticated
 from core.roles import is_site_admin
+from core.roles import recalled as _recalled
 from core.roles import remembered as _remembered
 from scoring.models import Game
 from tournaments.models import StaffRole, Table
@@ -29,13 +30,21 @@ def _has_role(user: Any, tournament: Tournament | int, roles: tuple[str, ...]) -
         return False
     tournament_id = tournament if isinstance(tournament, int) else tournament.pk
     # The query is built only when the memo has no answer (issue 14.7: a hand POST asks three
-    # times, answered by the game's own query; building the queryset each time cost CPU).
-    return _remembered(
-        ("staff", tournament_id, user.pk, roles),
-        lambda: StaffRole.objects.filter(
-            tournament_id=tournament_id, user_id=user.pk, role__in=roles
-        ).exists(),
+    # times, answered by the game's own query; building the queryset each time cost CPU). All
+    # of the user's roles in the tournament at once: "referee?" and then "organiser?" (a
+    # Confirm's permission check, then its "finalize on time") are one statement (issue 33.4).
+    known = _recalled(("staff", tournament_id, user.pk, roles))  # remember_game_referee's
+    if known is not None:
+        return bool(known)
+    held = _remembered(
+        ("staff", tournament_id, user.pk),
+        lambda: frozenset(
+            StaffRole.objects.filter(tournament_id=tournament_id, user_id=user.pk).values_list(
+                "role", flat=True
+            )
+        ),
     )
+    return not held.isdisjoint(roles)
 
 
 def is_organiser(user: Any, tournament: Tournament | int) -> bool:
