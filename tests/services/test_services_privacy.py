@@ -100,3 +100,12 @@ def test_a_purged_sign_up_gets_no_mail(mailoutbox: Any) -> None:
     record = _sign_up(t, 4)
     SignUp.objects.filter(pk=record.pk).update(email="")
     assert send_sign_up_mail(record.pk, "promoted") is False and mailoutbox == []
+
+
+@pytest.mark.parametrize(
+    ("language", "heading", "rights"),
+    [("de", "Datenschutz", "Ihre Rechte"), ("fr", "Confidentialité", "Vos droits")],
+)
+def test_privacy_page_in_the_readers_language(language: str, heading: str, rights: str) -> None:
+    page = Client(headers={"Accept-Language": language}).get("/privacy/").content.decode()
+    assert f"<h1>{heading}</h1>" in page and rights in page
