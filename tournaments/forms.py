@@ -355,6 +355,13 @@ class StandingsSettingsForm(forms.Form):
         max_value=100,
         label=_("Team total: the best N members (empty: all)"),
     )
+    # Issue 32.3: empty hides nothing.
+    standings_hidden_from = forms.IntegerField(
+        required=False,
+        min_value=1,
+        max_value=32767,
+        label=_("Hide the standings from session (until the results are published)"),
+    )
 
     def __init__(self, *args: Any, tournament: Tournament, **kwargs: Any) -> None:
 
@@ -372,8 +379,15 @@ class StandingsSettingsForm(forms.Form):
         self.fields["qualification_only"].initial = tournament.qualification_only
         self.fields["teams_enabled"].initial = tournament.teams_enabled
         self.fields["team_counted_members"].initial = tournament.team_counted_members
+        self.fields["standings_hidden_from"].initial = tournament.standings_hidden_from
         self.order_fields(
-            [*self.tie_break_names, "qualification_only", "teams_enabled", "team_counted_members"]
+            [
+                *self.tie_break_names,
+                "qualification_only",
+                "teams_enabled",
+                "team_counted_members",
+                "standings_hidden_from",
+            ]
         )
 
     def clean(self) -> dict[str, Any]:

@@ -56,6 +56,10 @@ class Tournament(models.Model):
     # random value, never a counter, so that a restored backup or a reused id never meets an
     # answer cached for other rows.
     standings_version = models.UUIDField(default=uuid.uuid4)
+    # Issue 32.3: from this session on, the public standings are those before it and the
+    # session's game results are its tables' and the staff's only, until the results are
+    # published (tournaments.standings.selectors.public_standings). None: nothing hidden.
+    standings_hidden_from = models.PositiveSmallIntegerField(null=True, blank=True)
     published_at = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     # Issue 33: where the event is played. Every time of day its pages, PDFs and hall clock

@@ -27,7 +27,7 @@ from tournaments.roles import (
     remember_game_referee,
     tournament_id_of_game,
 )
-from tournaments.selectors import visible_tournaments
+from tournaments.selectors import visible_tournament_games
 
 
 class TournamentGamePolicy(GamePolicy):
@@ -41,8 +41,9 @@ class TournamentGamePolicy(GamePolicy):
         return None if tournament_id is None else Owner(tournament_id=tournament_id)
 
     def visible(self, user: Any) -> Q:
-        """A draft tournament's games are its staff's (tournaments.selectors)."""
-        return Q(table__session__tournament__in=visible_tournaments(user).values("pk"))
+        """A draft tournament's games are its staff's; a hidden session's are its tables' and
+        the staff's (issue 32.3): tournaments.selectors.visible_tournament_games."""
+        return visible_tournament_games(user)
 
     def may_edit(self, user: Any, game: Game) -> bool:
         remember_game_referee(user, game)  # what editor_annotation read with the game

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from tournaments.models import Penalty, Registration, Seat, SignUp, StandingRow
+from tournaments.models import Penalty, Registration, Seat, SignUp
+from tournaments.standings.selectors import public_standings
 
 
 def _when(value: Any) -> str | None:
@@ -63,7 +64,12 @@ def registrant_data(record: SignUp) -> dict[str, Any]:
         {"kind": p.kind, "points": p.points, "reason": p.reason, "at": _when(p.created_at)}
         for p in Penalty.objects.filter(tournament=tournament, player=player).order_by("pk")
     ]
-    row = StandingRow.objects.filter(tournament=tournament, player=player).first()
+    # The standings row as the public sees it: while results are hidden (issue 32.3) the rank
+    # as it stood before the hidden session (the stored one would tell the others' results).
+    public = public_standings(tournament)
+    row = next((r for r in public.rows if r.player_id == player.pk), None)
+    if public.hidden_from is not None:
+        data["standings_hidden_from"] = public.hidden_from
     if row is not None:
         data["standing"] = {
             "rank": row.rank,

@@ -13,14 +13,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from django.db.models import Case, FilteredRelation, Q, QuerySet, Value, When
+from django.db.models import Case, F, FilteredRelation, Q, QuerySet, Value, When
 
 from core import names
 from core.errors import ValidationFailed
 from core.models import Player
 from core.roles import is_site_admin
 from scoring.engine import load_ruleset
-from scoring.models import Game
+from scoring.models import Game, GameSeat
 from tournaments import roles
 from tournaments.models import (
     Cut,
@@ -55,6 +55,30 @@ def visible_tournaments(user: Any) -> QuerySet[Tournament]:
     if user is not None and user.is_authenticated:
         return tournaments.filter(public | Q(pk__in=_staffed(user)))
     return tournaments.filter(public)
+
+
+def visible_tournament_games(user: Any) -> Q:
+    """The tournament games `user` may read, as a condition on Game: those of the tournaments
+    they may see (`visible_tournaments`), except that a game of a session whose results are
+    hidden (issue 32.3: from `Tournament.standings_hidden_from` on, until the results are
+    published) is its table's players' (seated by the plan or sitting at the game), the
+    tournament's staff's and site admins' only. TournamentGamePolicy.visible answers with it."""
+    tournament = "table__session__tournament"
+    visible = Q(**{f"{tournament}__in": visible_tournaments(user).values("pk")})
+    if is_site_admin(user):
+        return visible
+    shown = (
+        Q(**{f"{tournament}__standings_hidden_from__isnull": True})
+        | Q(**{f"{tournament}__status": Tournament.Status.PUBLISHED})
+        | Q(table__session__number__lt=F(f"{tournament}__standings_hidden_from"))
+    )
+    if user is not None and user.is_authenticated:
+        shown |= (
+            Q(**{f"{tournament}__in": _staffed(user)})
+            | Q(pk__in=GameSeat.objects.filter(player__user_id=user.pk).values("game_id"))
+            | Q(table__in=Seat.objects.filter(player__user_id=user.pk).values("table_id"))
+        )
+    return visible & shown
 
 
 def can_see_tournament(user: Any, tournament: Tournament) -> bool:

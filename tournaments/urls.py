@@ -40,6 +40,7 @@ urlpatterns: list[URLPattern | URLResolver] = [
     ),
     path("<slug:slug>/", public.tournament_detail, name="detail"),
     path("<slug:slug>/standings/", public.standings, name="standings"),
+    path("<slug:slug>/awards/", public.awards, name="awards"),
     path("<slug:slug>/register/", signups.register, name="register"),
     path("<slug:slug>/register/<str:token>/", signups.sign_up_status, name="sign_up_status"),
     path("<slug:slug>/register/<str:token>/data.json", signups.sign_up_data, name="sign_up_data"),

@@ -35,8 +35,9 @@ from tournaments.models import (
 )
 from tournaments.roster import RosterSeat
 from tournaments.selectors import session_roster
+from tournaments.standings.asof import hidden_from
 from tournaments.standings.ranking import game_penalties
-from tournaments.standings.selectors import standings_queryset
+from tournaments.standings.selectors import public_standings, standings_queryset
 
 
 # ---- output ---------------------------------------------------------------------------------
@@ -74,11 +75,18 @@ class TournamentSerializer(serializers.ModelSerializer):
             "team_counted_members",
             # Issue 33: every time of day the event shows is in it.
             "time_zone",
+            # Issue 32.3.
+            "standings_hidden_from",
         ]
         extra_kwargs = {
             "team_counted_members": {
                 "help_text": "Team standings count the best N members of each team; null: all."
-            }
+            },
+            "standings_hidden_from": {
+                "help_text": "From this session on, the public standings are those before it "
+                "and the session's game results are its tables' and the staff's only, until "
+                "the results are published. Null: nothing hidden."
+            },
         }
 
 
@@ -547,24 +555,47 @@ def _row_tail(row: tuple[Any, ...], computed_at: Any) -> bytes:
 
 
 def standings_json(tournament: Tournament | int) -> bytes:
-    """JSONRenderer's bytes of StandingRowSerializer(standings_for(tournament), many=True)."""
+    """JSONRenderer's bytes of StandingRowSerializer(rows, many=True) for the public standings
+    (`public_standings`: while results are hidden, the table before the hidden session)."""
     zone = timezone.get_current_timezone()
     # The ModelSerializer's field for computed_at, its time zone looked up once, not per row.
     computed_at = serializers.DateTimeField(default_timezone=zone).to_representation
     if len(_ROW_TAILS) > _MAX_ROW_TAILS:
         _ROW_TAILS.clear()
-    rows = standings_queryset(tournament).annotate(
-        per_session_text=Cast("per_session", TextField()),
-        tie_break_values_text=Cast("tie_break_values", TextField()),
-    )
+    if isinstance(tournament, int):
+        tournament = Tournament.objects.get(pk=tournament)
+    if hidden_from(tournament) is not None:
+        values = [_row_values(row) for row in public_standings(tournament).rows]
+    else:
+        values = list(
+            standings_queryset(tournament)
+            .annotate(
+                per_session_text=Cast("per_session", TextField()),
+                tie_break_values_text=Cast("tie_break_values", TextField()),
+            )
+            .values_list(*_STANDING_COLUMNS)
+        )
     parts = []
-    for rank, *rest in rows.values_list(*_STANDING_COLUMNS):
+    for rank, *rest in values:
         key = (zone, *rest)
         tail = _ROW_TAILS.get(key)
         if tail is None:
             tail = _ROW_TAILS[key] = _row_tail(tuple(rest), computed_at)
         parts.append(b'{"rank":' + (b"null" if rank is None else str(rank).encode()) + tail)
     return b"[" + b",".join(parts) + b"]"
+
+
+def _row_values(row: StandingRow) -> tuple[Any, ...]:
+    """A row in memory as `_STANDING_COLUMNS` reads it from the database."""
+
+    def value(column: str) -> Any:
+        if column.startswith("player__"):
+            return getattr(row.player, column.removeprefix("player__"))
+        if column.endswith("_text"):  # a JSON column read as text
+            return json.dumps(getattr(row, column.removesuffix("_text")))
+        return getattr(row, column)
+
+    return tuple(value(column) for column in _STANDING_COLUMNS)
 
 
 class ImportSkippedRowSerializer(serializers.Serializer):
@@ -597,6 +628,14 @@ class TournamentSettingsInputSerializer(serializers.Serializer):
         help_text="Tie-breaks in order after the total (docs/standings.md).",
     )
     qualification_only = serializers.BooleanField(required=False)
+    standings_hidden_from = serializers.IntegerField(
+        required=False,
+        allow_null=True,
+        min_value=1,
+        max_value=MAX_SESSIONS,
+        help_text="Hide the standings and game results from this session on until the results "
+        "are published (issue 32.3; docs/standings.md). Null: nothing hidden.",
+    )
     # Self-registration (issue 35): null means none (no limit, no closing time, no quota).
     capacity = serializers.IntegerField(
         required=False,

@@ -110,15 +110,21 @@ def base_ranks(places: Sequence[int]) -> list[float]:
     return [round(base_rank(p, n), 2) for p in places]
 
 
-def ranking_preview(tournament: Tournament) -> dict[str, Any]:
+def ranking_preview(
+    tournament: Tournament, standings: Sequence[StandingRow] | None = None
+) -> dict[str, Any]:
     """What the EMA ranking would take: the MERS weight with its parts and each ranked
-    player's place and base rank (from the stored standings)."""
-    rows = list(
-        StandingRow.objects.filter(tournament=tournament)
-        .filter(~Q(rank=None))
-        .select_related("player")
-        .order_by("rank", "player__last_name", "player_id")
-    )
+    player's place and base rank (from the stored standings, or from `standings` in their
+    order: the public ones while results are hidden, issue 32.3)."""
+    if standings is not None:
+        rows = [r for r in standings if r.rank is not None]
+    else:
+        rows = list(
+            StandingRow.objects.filter(tournament=tournament)
+            .filter(~Q(rank=None))
+            .select_related("player")
+            .order_by("rank", "player__last_name", "player_id")
+        )
     ranks = base_ranks([r.rank or 0 for r in rows])
     return {
         "mers": tournament_mers(tournament).to_dict(),

@@ -41,6 +41,7 @@ def tournament_snapshot(t: Tournament) -> dict[str, Any]:
         "tie_breaks": t.tie_breaks,
         "qualification_only": t.qualification_only,
         "time_zone": t.time_zone,
+        "standings_hidden_from": t.standings_hidden_from,
         **{name: getattr(t, name) for name in SIGN_UP_SETTINGS},
         "teams_enabled": t.teams_enabled,
         "team_counted_members": t.team_counted_members,
@@ -184,6 +185,7 @@ UPDATABLE = (
     "ruleset",
     "rule_overrides",
     "time_zone",
+    "standings_hidden_from",
     *SIGN_UP_SETTINGS,
     # Team events (issue 32.1).
     "teams_enabled",
@@ -271,6 +273,11 @@ def update_tournament(*, actor: Any, tournament: Tournament, **changes: Any) -> 
             tournament.teams_enabled = bool(changes["teams_enabled"])
         if "team_counted_members" in changes:
             tournament.team_counted_members = clean_counted_members(changes["team_counted_members"])
+        hidden_changed = "standings_hidden_from" in changes and (
+            clean_hidden_from(changes["standings_hidden_from"]) != tournament.standings_hidden_from
+        )
+        if hidden_changed:
+            tournament.standings_hidden_from = clean_hidden_from(changes["standings_hidden_from"])
         if "ruleset" in changes or "rule_overrides" in changes:
             ruleset = changes.get("ruleset", tournament.ruleset)
             overrides = changes.get("rule_overrides", tournament.rule_overrides)
@@ -287,6 +294,9 @@ def update_tournament(*, actor: Any, tournament: Tournament, **changes: Any) -> 
                 games.update(ruleset=ruleset, rule_overrides=overrides or {})
             tournament.ruleset, tournament.rule_overrides = ruleset, overrides or {}
         tournament.save()
+        if hidden_changed:
+            # Issue 32.3: every cached standings answer and ETag was made for the other view.
+            tournament.standings_version = touch_standings(tournament.pk)
         if any(
             k in changes for k in ("tie_breaks", "qualification_only", "ruleset", "rule_overrides")
         ):
@@ -295,6 +305,18 @@ def update_tournament(*, actor: Any, tournament: Tournament, **changes: Any) -> 
         elif any(k in changes for k in ("teams_enabled", "team_counted_members")):
             touch_standings(tournament.pk)  # the team standings are computed as they are read
     return tournament
+
+
+def clean_hidden_from(value: Any) -> int | None:
+    """Issue 32.3: the first session whose results are hidden (a session number), or None."""
+    if value is None or value == "":
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_SESSIONS:
+        raise ValidationFailed(
+            f"A session number from 1 to {MAX_SESSIONS}, or null to hide nothing.",
+            field="standings_hidden_from",
+        )
+    return value
 
 
 def _apply_sign_up_settings(tournament: Tournament, changes: dict[str, Any]) -> None:

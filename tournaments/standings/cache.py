@@ -16,6 +16,7 @@ database for every reader instead of failing the page (issue 14; /health/ says "
 
 from __future__ import annotations
 
+import hashlib
 import time
 import uuid
 from collections.abc import Callable, Iterable
@@ -23,6 +24,8 @@ from typing import Any
 
 from core import cache as fail_open_cache
 from tournaments.models import Tournament
+
+from .asof import effective_hidden_from, hidden_from, view_marker
 
 TIMEOUT_SECONDS = 3600
 # cached_built_once: a builder that died keeps the others waiting at most this long (its lock
@@ -59,24 +62,42 @@ def renew(tournament_id: int) -> None:
     ask for that version before the transaction commits, and if it rolls back, nobody ever
     will (the entry just expires)."""
     version = touch(tournament_id)
+    if not _PRERENDERED:
+        return
+    hidden = Tournament.objects.filter(pk=tournament_id).values_list(
+        "standings_hidden_from", "status"
+    )
+    marker = view_marker(effective_hidden_from(*hidden[0])) if hidden else "all"
     for part, build in _PRERENDERED.items():
         fail_open_cache.set(
-            _key(part, tournament_id, version), build(tournament_id), TIMEOUT_SECONDS
+            _key(part, tournament_id, version, marker), build(tournament_id), TIMEOUT_SECONDS
         )
 
 
-def _key(part: str, tournament_id: int, version: Any) -> str:
-    return f"standings:{part}:{tournament_id}:{version}"
+def _key(part: str, tournament_id: int, version: Any, marker: str) -> str:
+    return f"standings:{part}:{tournament_id}:{version}:{marker}"
 
 
-def etag(tournament: Tournament) -> str:
-    return f'"standings-{tournament.standings_version}"'
+def _key_of(tournament: Tournament, part: str) -> str:
+    return _key(
+        part, tournament.pk, tournament.standings_version, view_marker(hidden_from(tournament))
+    )
+
+
+def etag(tournament: Tournament, body: bytes | None = None, *, kind: str = "standings") -> str:
+    """The ETag of a public standings answer (`kind`: the players' or the teams'). While
+    results are hidden (issue 32.3) it is the hash of the answer `body` itself: the version
+    changes with every hidden game, and an ETag changing with it would tell who polls that
+    something hidden happened."""
+    if body is not None and hidden_from(tournament) is not None:
+        return f'"{kind}-as-of-{hashlib.sha256(body).hexdigest()[:32]}"'
+    return f'"{kind}-{tournament.standings_version}"'
 
 
 def cached(tournament: Tournament, part: str, build: Callable[[], Any]) -> Any:
     """`build()`'s value for this tournament's current standings (`part` names the form:
     the API's JSON, the web table in one language, ...)."""
-    key = _key(part, tournament.pk, tournament.standings_version)
+    key = _key_of(tournament, part)
     value = fail_open_cache.get(key)  # a cache that does not answer is a miss
     if value is None:
         value = build()
@@ -97,7 +118,7 @@ def cached_built_once(tournament: Tournament, part: str, build: Callable[[], Any
     Fails open like `cached`: with the cache down every request builds its own answer, and a
     waiter whose builder never delivers builds the answer itself after WAIT_SECONDS.
     """
-    key = _key(part, tournament.pk, tournament.standings_version)
+    key = _key_of(tournament, part)
     value = fail_open_cache.get(key)
     if value is not None:
         return value

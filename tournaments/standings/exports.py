@@ -9,7 +9,7 @@ from tournaments.models import Tournament
 from tournaments.spreadsheet import SafeCsvWriter
 
 from .ranking import tie_breaks_of
-from .selectors import session_numbers, standings_for
+from .selectors import public_standings, session_numbers
 from .teams import team_standings
 
 
@@ -32,8 +32,9 @@ def standings_csv(tournament: Tournament) -> str:
     placement, one column per session (the game result), tie-break values, flags.
 
     Every score is in points, as the standings page shows them (26300, a penalty -3000).
+    The public standings (issue 32.3: before the hidden session while results are hidden).
     """
-    rows = standings_for(tournament)
+    rows = public_standings(tournament).rows
     sessions = session_numbers(rows)
     tie_breaks = tie_breaks_of(tournament.tie_breaks)
     out = io.StringIO()

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db import connection, transaction
-from django.db.models import Sum
+from django.db.models import Q, Sum
 from django.db.models.fields.json import KeyTransform
 
 from scoring.engine import RecordError, load_ruleset
@@ -117,9 +117,13 @@ def _registrations(tournament_id: int) -> dict[int, tuple[bool, bool, bool, str]
     }
 
 
-def _penalties(tournament_id: int, player_ids: Iterable[int] | None = None) -> dict[int, int]:
-    """player id -> sum of active (not cancelled) tournament penalty points."""
+def _penalties(
+    tournament_id: int, player_ids: Iterable[int] | None = None, hidden: Q | None = None
+) -> dict[int, int]:
+    """player id -> sum of active (not cancelled) tournament penalty points (but `hidden`)."""
     qs = Penalty.objects.filter(tournament_id=tournament_id, cancelled_at__isnull=True)
+    if hidden is not None:
+        qs = qs.exclude(hidden)
     if player_ids is not None:
         qs = qs.filter(player_id__in=list(player_ids))
     return {
@@ -138,12 +142,17 @@ def _final_or_none(game: Game) -> Mapping[str, Any] | None:
         return None
 
 
-def _finished_games(tournament_id: int, game_id: int | None = None) -> list[_FinishedGame]:
-    """Finished games with their final results; only ``summary.final`` is read from the cache
-    (the whole summary with every hand is ten times larger)."""
+def _finished_games(
+    tournament_id: int, game_id: int | None = None, before_session: int | None = None
+) -> list[_FinishedGame]:
+    """Finished games with their final results (of the sessions before `before_session`);
+    only ``summary.final`` is read from the cache (the whole summary with every hand is ten
+    times larger)."""
     qs = Game.objects.filter(
         table__session__tournament_id=tournament_id, status=Game.Status.FINISHED
     )
+    if before_session is not None:
+        qs = qs.filter(table__session__number__lt=before_session)
     if game_id is not None:
         qs = qs.filter(pk=game_id)
     rows = qs.values(
@@ -253,12 +262,18 @@ def cut_rules(tournament_id: int) -> list[CutRule]:
     ]
 
 
-def _penalties_placed(tournament_id: int, cuts: list[CutRule]) -> dict[int, list[PenaltyAt]]:
-    """player id -> their active tournament penalties, each placed among the sessions."""
+def _penalties_placed(
+    tournament_id: int, cuts: list[CutRule], hidden: Q | None = None
+) -> dict[int, list[PenaltyAt]]:
+    """player id -> their active tournament penalties (but `hidden`), each placed among the
+    sessions."""
     out: dict[int, list[PenaltyAt]] = {}
-    for pid, points, session, given in Penalty.objects.filter(
-        tournament_id=tournament_id, cancelled_at__isnull=True
-    ).values_list("player_id", "points", "session__number", "created_at"):
+    given_ones = Penalty.objects.filter(tournament_id=tournament_id, cancelled_at__isnull=True)
+    if hidden is not None:
+        given_ones = given_ones.exclude(hidden)
+    for pid, points, session, given in given_ones.values_list(
+        "player_id", "points", "session__number", "created_at"
+    ):
         out.setdefault(pid, []).append(
             PenaltyAt(int(points), penalty_position(session, given.timestamp(), cuts))
         )
@@ -268,13 +283,21 @@ def _penalties_placed(tournament_id: int, cuts: list[CutRule]) -> dict[int, list
 # --- full rebuild --------------------------------------------------------------------------
 
 
-def compute_standings(tournament: Tournament) -> list[StandingRow]:
-    """The standings rows of a tournament, computed from scratch (unsaved)."""
+def compute_standings(
+    tournament: Tournament,
+    *,
+    before_session: int | None = None,
+    hidden_penalties: Q | None = None,
+) -> list[StandingRow]:
+    """The standings rows of a tournament, computed from scratch (unsaved). With
+    `before_session` (issue 32.3: `selectors.standings_before`), as they stood before that
+    session: its games and later ones, the penalties `hidden_penalties` and the cuts made
+    after it left out."""
     tie_breaks = tie_breaks_of(tournament.tie_breaks)
     per_table = _players_per_table(tournament)
     registrations = _registrations(tournament.pk)
-    penalties = _penalties(tournament.pk)
-    games = _finished_games(tournament.pk)
+    penalties = _penalties(tournament.pk, hidden=hidden_penalties)
+    games = _finished_games(tournament.pk, before_session=before_session)
     seats = _game_seats(None, tournament.pk)
 
     players: dict[int, _Player] = {}
@@ -299,12 +322,16 @@ def compute_standings(tournament: Tournament) -> list[StandingRow]:
             player(pid).entries.append(entry)
 
     aggregates = {pid: p.aggregate(per_table) for pid, p in players.items()}
-    cuts = cut_rules(tournament.pk)
+    cuts = [
+        c
+        for c in cut_rules(tournament.pk)
+        if before_session is None or c.after_session < before_session
+    ]
     placed: dict[int, Placed] = {}
     if cuts:
         placed = rank_with_cuts(
             entries={pid: p.entries for pid, p in players.items()},
-            penalties=_penalties_placed(tournament.pk, cuts),
+            penalties=_penalties_placed(tournament.pk, cuts, hidden_penalties),
             ranked=[pid for pid, p in players.items() if p.ranked],
             cuts=cuts,
             tie_breaks=tie_breaks,

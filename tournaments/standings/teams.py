@@ -22,7 +22,7 @@ from scoring.engine import load_ruleset
 from tournaments.models import Registration, StandingRow, Team, Tournament
 
 from .ranking import Entry, Rankable, aggregate, rank_players, tie_breaks_of
-from .selectors import standings_for
+from .selectors import public_standings
 
 
 @dataclass
@@ -103,13 +103,13 @@ def rank_teams(
 def team_standings(
     tournament: Tournament, rows: Sequence[StandingRow] | None = None
 ) -> list[TeamStanding]:
-    """The tournament's teams ranked, from the player standings `rows` (default: all of
-    them; a caller that shows fewer, such as standings hidden from a session, passes its own).
-    Empty when the tournament has no teams or team events are off."""
+    """The tournament's teams ranked, from the player standings `rows` (default: the public
+    ones, `public_standings`: while results are hidden, as they stood before the hidden
+    session, issue 32.3). Empty when the tournament has no teams or team events are off."""
     if not tournament.teams_enabled:
         return []
     if rows is None:
-        rows = standings_for(tournament)
+        rows = public_standings(tournament).rows
     by_player: Mapping[int, StandingRow] = {row.player_id: row for row in rows}
     teams: dict[int, TeamStanding] = {}
     for team in Team.objects.filter(tournament=tournament).only("pk", "name", "slug"):

@@ -13,7 +13,7 @@ from django.shortcuts import render
 
 from tournaments.clock import SIGNAL_MINUTES, hall_session, session_clock, table_ends_at
 from tournaments.models import Session
-from tournaments.standings.selectors import standings_for
+from tournaments.standings.selectors import public_standings
 from tournaments.views.public import visible_tournament
 
 
@@ -60,9 +60,11 @@ def projector_standings(request: HttpRequest, slug: str) -> HttpResponse:
         seconds = min(max(int(request.GET.get("seconds", "10")), 4), 60)
     except ValueError:
         seconds = 10
+    public = public_standings(tournament)
     context = {
         "tournament": tournament,
-        "rows": standings_for(tournament),
+        "rows": public.rows,
+        "hidden_from": public.hidden_from,
         "seconds": seconds,
         "provisional": tournament.status != tournament.Status.PUBLISHED,
     }

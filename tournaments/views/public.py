@@ -16,16 +16,18 @@ from core import names
 from core.models import Player
 from core.roles import is_site_admin
 from scoring.models import Game, GameSeat
-from scoring.selectors import round_label
+from scoring.selectors import round_label, visible_games
 from scoring.summary import GameSummary
 from tournaments import my_seat, roles
+from tournaments.award_selectors import tournament_awards
 from tournaments.models import Seat, Session, StandingRow, Tournament
 from tournaments.roster import RosterSeat
 from tournaments.selectors import HIDDEN, can_see_tournament, session_roster
 from tournaments.standings import cache as standings_cache
+from tournaments.standings.asof import hidden_from
 from tournaments.standings.labels import TIE_BREAK_LABELS
 from tournaments.standings.ranking import tie_breaks_of
-from tournaments.standings.selectors import session_numbers, standings_for
+from tournaments.standings.selectors import public_standings, session_numbers
 from tournaments.views.charts import line_chart_svg
 
 
@@ -76,7 +78,8 @@ def standings(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 def standings_table_html(tournament: Tournament) -> str:
-    rows = standings_for(tournament)
+    public = public_standings(tournament)
+    rows = public.rows
     sessions = session_numbers(rows)
     try:
         tie_breaks = tie_breaks_of(tournament.tie_breaks)
@@ -87,6 +90,7 @@ def standings_table_html(tournament: Tournament) -> str:
         "lines": standings_lines(rows, sessions, tie_breaks),
         "sessions": sessions,
         "tie_break_names": [TIE_BREAK_LABELS.get(name, name) for name in tie_breaks],
+        "hidden_from": public.hidden_from,
     }
     return render_to_string("tournaments/_standings_table.html", context)
 
@@ -158,7 +162,8 @@ def standings_lines(
 
 
 def _player_games(tournament: Tournament, player: Player) -> list[dict[str, Any]]:
-    """The player's tournament games in session order, each with their score through it."""
+    """The player's tournament games in session order, each with their score through it
+    (every game: `shown_games` hides what the reader may not see)."""
     seats = (
         GameSeat.objects.filter(player=player, game__table__session__tournament=tournament)
         .select_related("game__table__session")
@@ -266,13 +271,36 @@ def _substituted_sessions(tournament: Tournament, player: Player) -> list[dict[s
     return out
 
 
+def shown_games(user: Any, games: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """`games` as `user` may see them: a game whose results are hidden from them (issue 32.3:
+    a session from `standings_hidden_from` on, not their table, not staff) keeps its session,
+    table and opponents, and loses its result, place, hands and chart. Which games those are
+    is scoring's visibility question (`visible_games`: TournamentGamePolicy.visible)."""
+    ids = {entry["game"].pk for entry in games}
+    visible = set(visible_games(user).filter(pk__in=ids).values_list("pk", flat=True))
+    out = []
+    for entry in games:
+        if entry["game"].pk not in visible:
+            entry = {
+                **entry,
+                "hidden": True,
+                "hands": [],
+                "result": None,
+                "rank": None,
+                "finished": False,
+                "chart": None,
+            }
+        out.append(entry)
+    return out
+
+
 def player_statistics(games: list[dict[str, Any]]) -> dict[str, Any]:
     """Hand-level counts from the game summaries and stored hands (won, dealt in, riichi)."""
     hands = wins = deal_ins = riichi = 0
     placements: list[int] = []
     for entry in games:
-        if entry.get("substituted"):
-            continue  # a substitute played these hands (EMA 2025 7.3)
+        if entry.get("substituted") or entry.get("hidden"):
+            continue  # a substitute played these hands (EMA 2025 7.3); results hidden (32.3)
         seat = entry["seat"]
         for stored in entry["game"].hands.all():
             data = stored.data
@@ -326,7 +354,7 @@ def player_page(request: HttpRequest, slug: str, player_id: int) -> HttpResponse
         tournament.registrations.select_related("player", "team"), player_id=player_id
     )
     player = registration.player
-    games = _player_games(tournament, player)
+    games = shown_games(request.user, _player_games(tournament, player))
     running: list[int] = [0]
     labels = [_("start")]
     for entry in games:
@@ -339,13 +367,16 @@ def player_page(request: HttpRequest, slug: str, player_id: int) -> HttpResponse
                 if entry["session"]
                 else ""
             )
-    row = StandingRow.objects.filter(tournament=tournament, player=player).first()
+    # The standings the public sees (issue 32.3: before the hidden session, if any).
+    public = public_standings(tournament)
+    row = next((r for r in public.rows if r.player_id == player.pk), None)
     tables = player_seats(tournament, player)
     context = {
         "tournament": tournament,
         "player": player,
         "registration": registration,
         "row": row,
+        "hidden_from": public.hidden_from,
         "tables": tables,
         "games": games,
         "stats": player_statistics(games),
@@ -416,3 +447,17 @@ def seating(request: HttpRequest, slug: str, number: int | None = None) -> HttpR
         context["me"] = my_seat.my_seat(tournament, Player.objects.get(pk=me))
         context["me_token"] = token
     return render(request, "tournaments/seating.html", context)
+
+
+def awards(request: HttpRequest, slug: str) -> HttpResponse:
+    """`/t/<slug>/awards/` (issue 32.4): computed from the hand records. While the standings
+    are hidden (issue 32.3) the public sees that they are; the staff see the awards."""
+    tournament = visible_tournament(request, slug)
+    hidden = hidden_from(tournament)
+    staff = roles.is_referee(request.user, tournament)
+    context = {
+        "tournament": tournament,
+        "hidden_from": hidden,
+        "awards": tournament_awards(tournament) if hidden is None or staff else None,
+    }
+    return render(request, "tournaments/awards.html", context)

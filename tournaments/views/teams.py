@@ -15,6 +15,7 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
 
 from scoring.models import Game, GameSeat
+from scoring.selectors import visible_games
 from scoring.summary import GameSummary
 from tournaments import roles
 from tournaments.models import Team, Tournament
@@ -133,6 +134,22 @@ def _team_games(tournament: Tournament, player_ids: list[int]) -> list[dict[str,
     return games
 
 
+def _shown(user: Any, games: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Issue 32.3: a game whose results are hidden from `user` (scoring's visibility
+    question, TournamentGamePolicy.visible) keeps its session, table and player only."""
+    visible = set(
+        visible_games(user)
+        .filter(pk__in=[g["game"].pk for g in games])
+        .values_list("pk", flat=True)
+    )
+    return [
+        g
+        if g["game"].pk in visible
+        else {**g, "hidden": True, "finished": False, "rank": None, "result": None}
+        for g in games
+    ]
+
+
 def team_page(request: HttpRequest, slug: str, team: str) -> HttpResponse:
     """`/t/<slug>/teams/<slug or id>/`: the team's place in the team standings, its members
     (counted or not, with their own rank and total) and their games."""
@@ -147,6 +164,6 @@ def team_page(request: HttpRequest, slug: str, team: str) -> HttpResponse:
         "team": found,
         "standing": standing,
         "registrations": {r.player_id: r for r in members},
-        "games": _team_games(tournament, [r.player_id for r in members]),
+        "games": _shown(request.user, _team_games(tournament, [r.player_id for r in members])),
     }
     return render(request, "tournaments/team.html", context)

@@ -61,7 +61,7 @@ def _download(content: str | bytes, *, filename: str, content_type: str) -> Http
 
 # What a standings read needs of the tournament: its id and standings version (the ETag and
 # the cache key); `slug` and `status` for the permission classes and anything that logs it.
-STANDINGS_FIELDS = ("pk", "slug", "status", "standings_version")
+STANDINGS_FIELDS = ("pk", "slug", "status", "standings_version", "standings_hidden_from")
 
 # Statuses in which the ranking preview is public (before that: staff only).
 RANKING_PREVIEW_PUBLIC = (

@@ -35,8 +35,13 @@ from tournaments.api.views.common import (
 from tournaments.backup import export_tournament
 from tournaments.ema import mers
 from tournaments.ema.export import XLS_TYPE, ExportBlocked, ema_file, validate_for_export
+from tournaments.models import Tournament
 from tournaments.standings import cache as standings_cache
+from tournaments.standings.asof import hidden_from
 from tournaments.standings.exports import standings_csv
+from tournaments.standings.selectors import public_standings
+
+JSON = "application/json"
 
 
 class TournamentExportsViewSet(TournamentResource):
@@ -84,21 +89,32 @@ class TournamentExportsViewSet(TournamentResource):
         # object permissions), reading only what the answer needs; the rest of the row loads
         # only when the cached JSON must be built (issue 14.7).
         tournament = self._visible_tournament(*STANDINGS_FIELDS)
-        tag = standings_cache.etag(tournament)
         answer: HttpResponse
-        if tag in request.headers.get("If-None-Match", ""):
-            answer = HttpResponseNotModified()
+        if hidden_from(tournament) is None:
+            tag = standings_cache.etag(tournament)
+            if tag in request.headers.get("If-None-Match", ""):
+                answer = HttpResponseNotModified()
+            else:
+                # Ranked first, then unranked substitutes; rendered once per standings change.
+                answer = HttpResponse(self._standings_body(tournament), content_type=JSON)
         else:
-            # Ranked first, then unranked substitutes; rendered once per standings change.
-            answer = HttpResponse(
-                standings_cache.cached(
-                    tournament, standings_cache.API_JSON, lambda: standings_json(tournament)
-                ),
-                content_type="application/json",
-            )
+            # Issue 32.3: the standings before the hidden session, tagged by their own bytes.
+            body = self._standings_body(tournament)
+            tag = standings_cache.etag(tournament, body)
+            if tag in request.headers.get("If-None-Match", ""):
+                answer = HttpResponseNotModified()
+            else:
+                answer = HttpResponse(body, content_type=JSON)
         answer["ETag"] = tag
         answer["Cache-Control"] = "no-cache"  # phones may keep it, but revalidate each time
         return answer
+
+    @staticmethod
+    def _standings_body(tournament: Tournament) -> bytes:
+        body: bytes = standings_cache.cached(
+            tournament, standings_cache.API_JSON, lambda: standings_json(tournament)
+        )
+        return body
 
     @extend_schema(
         summary="The EMA results file (organisers); 409 with the report while not ready",
@@ -174,6 +190,11 @@ class TournamentExportsViewSet(TournamentResource):
             self.permission_denied(
                 request, message="The ranking preview is public once the tournament runs."
             )
+        if hidden_from(tournament) is not None and not roles.is_referee(
+            request.user, tournament.pk
+        ):
+            # Issue 32.3: the places as they stood before the hidden session.
+            return Response(mers.ranking_preview(tournament, public_standings(tournament).rows))
         return Response(mers.ranking_preview(tournament))
 
     @extend_schema(

@@ -13,7 +13,7 @@ from rest_framework.response import Response
 
 from core.api.base import ServiceViewSet, errors, parse
 from core.idempotency import IDEMPOTENCY_PARAMETER, idempotent
-from tournaments import services
+from tournaments import roles, services
 from tournaments.api.permissions import IsTournamentReferee, RefereeOnly
 from tournaments.api.serializers import (
     PenaltyInputSerializer,
@@ -24,6 +24,7 @@ from tournaments.api.serializers import (
 from tournaments.api.views.common import WRITE_ERRORS, TournamentResource
 from tournaments.models import Penalty
 from tournaments.selectors import session_by_number, visible_tournaments
+from tournaments.standings.selectors import public_penalties
 
 
 class TournamentPenaltiesViewSet(TournamentResource):
@@ -47,7 +48,8 @@ class TournamentPenaltiesViewSet(TournamentResource):
     def penalties(self, request: Request, slug: str) -> Response:
         tournament = self.get_object()
         if request.method == "GET":
-            rows = tournament.penalties.select_related("player", "session")
+            # Issue 32.3: the hidden sessions' penalties are the staff's while results are hidden.
+            rows = public_penalties(tournament, staff=roles.is_referee(request.user, tournament.pk))
             return Response(PenaltySerializer(rows, many=True).data)
         data = parse(PenaltyInputSerializer, request)
         session = None

@@ -20,6 +20,7 @@ from tournaments.api.views.common import (
 )
 from tournaments.models import Tournament
 from tournaments.standings import cache as standings_cache
+from tournaments.standings.asof import hidden_from
 from tournaments.standings.exports import team_standings_csv
 from tournaments.standings.teams import team_standings
 
@@ -32,6 +33,13 @@ def team_standings_json(tournament: Tournament) -> bytes:
 
 
 class TournamentTeamsViewSet(TournamentResource):
+    @staticmethod
+    def _team_body(tournament: Tournament) -> bytes:
+        body: bytes = standings_cache.cached(
+            tournament, TEAM_JSON, lambda: team_standings_json(tournament)
+        )
+        return body
+
     @extend_schema(
         summary="Team standings (public; empty unless teams_enabled); ?format=csv for CSV",
         parameters=[
@@ -68,16 +76,18 @@ class TournamentTeamsViewSet(TournamentResource):
                 content_type="text/csv; charset=utf-8",
             )
         # Kept by the standings version, which every change of the players' rows, a team's
-        # members or the team settings renews.
-        tag = f'"teams-{tournament.standings_version}"'
+        # members or the team settings renews; while results are hidden (issue 32.3) tagged
+        # by the answer's own bytes (standings_cache.etag).
         answer: HttpResponse
+        body: bytes | None = None
+        if hidden_from(tournament) is not None:
+            body = self._team_body(tournament)
+        tag = standings_cache.etag(tournament, body, kind="teams")
         if tag in request.headers.get("If-None-Match", ""):
             answer = HttpResponseNotModified()
         else:
             answer = HttpResponse(
-                standings_cache.cached(
-                    tournament, TEAM_JSON, lambda: team_standings_json(tournament)
-                ),
+                body if body is not None else self._team_body(tournament),
                 content_type="application/json",
             )
         answer["ETag"] = tag

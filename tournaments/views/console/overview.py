@@ -101,6 +101,7 @@ class StandingsSettings(ConsoleFormView):
             qualification_only=data["qualification_only"],
             teams_enabled=data["teams_enabled"],
             team_counted_members=data["team_counted_members"],
+            standings_hidden_from=data.get("standings_hidden_from"),
         )
         messages.success(self.request, _("Standings settings saved; the standings are updated."))
 
