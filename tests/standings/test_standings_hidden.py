@@ -22,7 +22,9 @@ from tournaments.standings.services import recompute_standings
 pytestmark = pytest.mark.django_db
 
 # EMA 2025 3.7: the result of each place with SCORES_BY_PLACE (score - 30,000 + uma).
-RESULT_BY_PLACE = [s - 30000 + u for s, u in zip(SCORES_BY_PLACE, (15000, 5000, -5000, -15000))]
+RESULT_BY_PLACE = [
+    s - 30000 + u for s, u in zip(SCORES_BY_PLACE, (15000, 5000, -5000, -15000), strict=True)
+]
 
 
 def _stored(tournament: Tournament) -> dict[int, tuple[Any, ...]]:
@@ -96,7 +98,7 @@ def test_team_standings_are_hidden_with_the_players() -> None:
 
 
 def test_team_pages_hide_the_hidden_session() -> None:
-    tournament, organiser, players = team_event(status="running")
+    tournament, organiser, _players = team_event(status="running")
     update_tournament(actor=organiser, tournament=tournament, standings_hidden_from=3)
     client = Client()
     team = Team.objects.get(tournament=tournament, name="Team A")

@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tournaments', '0018_cuts'),
+        ('tournaments', '0019_table_one_more_hand'),
     ]
 
     operations = [
