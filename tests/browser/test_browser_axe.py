@@ -34,6 +34,7 @@ from scoring.models import Game
 from scoring.services import enter_hand
 from tests.browser.pages import PHONE
 from tests.factories import UserFactory, ron
+from tournaments.my_seat import player_token
 from tournaments.services import (
     add_staff,
     close_session,
@@ -134,6 +135,9 @@ def build_tournament() -> dict[str, Any]:
         "console home": f"/t/{slug}/console/",
         "seating console": f"/t/{slug}/console/seating/",
         "registrations": f"/t/{slug}/console/registrations/",
+        # Issue 35: the privacy page and the player's own seat page.
+        "privacy": "/privacy/",
+        "my seat": f"/t/{slug}/me/{player_token(tournament, players[0])}/",
     }
     # Reflow is also checked on the hall screens (a phone or a laptop shows them too) and on
     # the other pages of a running session.
@@ -148,6 +152,8 @@ def build_tournament() -> dict[str, Any]:
         "results console": f"/t/{slug}/console/results/",
         "correct last hand": f"/games/{running.pk}/entry/last/",
         "paper score sheet": f"/games/{running.pk}/entry/paper/",
+        # Issue 35: the organisers' sign-ups.
+        "sign-ups console": f"/t/{slug}/console/sign-ups/",
     }
     return {"organiser": organiser, "pages": pages, "more_pages": more_pages}
 
