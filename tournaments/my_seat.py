@@ -15,9 +15,10 @@ from django.core import signing
 from django.urls import reverse
 
 from core.models import Player
-from tournaments.models import Seat, Session, StandingRow, Tournament
+from tournaments.models import Seat, Session, Tournament
 from tournaments.roster import RosterSeat
 from tournaments.selectors import session_roster
+from tournaments.standings.selectors import public_standings
 
 SALT = "tournaments.my-seat"
 COOKIE = "hanchan-me"  # the "where do I sit" page remembers the link (per tournament)
@@ -89,7 +90,8 @@ def _current_session(tournament: Tournament) -> Session | None:
 
 def my_seat(tournament: Tournament, player: Player) -> MySeat:
     view = MySeat(player=player)
-    row = StandingRow.objects.filter(tournament=tournament, player=player).first()
+    # The public standings (issue 32.3: before the hidden session while results are hidden).
+    row = next((r for r in public_standings(tournament).rows if r.player_id == player.pk), None)
     if row is not None:
         view.rank, view.total, view.games = row.rank, row.total, row.games
     session = _current_session(tournament)

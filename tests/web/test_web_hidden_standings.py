@@ -32,6 +32,7 @@ from tests.factories import (
     game_at_table,
     ron,
 )
+from tournaments import my_seat
 from tournaments.models import Seat, StaffRole, Tournament
 from tournaments.services import publish_results, update_tournament
 from tournaments.standings.selectors import public_standings, standings_for
@@ -231,6 +232,20 @@ def test_the_standings_surfaces_are_the_same_for_the_staff(
     organiser.force_login(event["organiser"])
     console = organiser.get(reverse("tournaments:exports", args=[t.slug])).content.decode()
     assert "Hidden0" in console
+
+
+def test_the_players_phone_page_shows_the_public_standing(
+    event: dict[str, Any], figures: dict[str, Any]
+) -> None:
+    """Issue 35.4's private link (no login): the player's rank and total are the public ones,
+    else the rank would tell the other tables' hidden results."""
+    t, players = event["tournament"], event["players"]
+    for player in (players[0], players[2], players[5]):
+        url = my_seat.player_link(t, player)
+        body = Client().get(url).content.decode()
+        assert not _leaks(body, figures["totals"]), player
+        public = figures["session1"][player.pk]
+        assert _leaks(body, {public}) or public == 0
 
 
 def test_player_pages_show_a_hidden_game_to_its_table_and_the_staff_only(
