@@ -1,7 +1,7 @@
 """Seating benchmark against Mahjong Pantheon's figures (/work/shared/ANCHORS.md).
 
 Run: .venv/bin/python bench/seating.py [--seeds 3] [--quick] [--swiss-only] [--sizes 16x5,32x8]
-         [--small-fields] [--grid [--grid-players 16,40]]
+         [--small-fields] [--grid [--grid-players 16,40]] [--groups] [--timing SESSIONS]
 
 Whole-tournament plans: extra meetings, most meetings of a pair, wind spread and time (median
 over seeds), beside Pantheon's random seating (median of 3 seeds, default settings, commit
@@ -12,6 +12,9 @@ the ratio ours / theirs. Each session is told the event's session count (organis
 it lets winds end balanced). Small fields (--small-fields, also in a full run): 24x6, 28x8 and
 36x10 whole-tournament plans from known designs, with the social golfer bound. The grid
 (--grid, issue 34): every field 16-172 x 4-15 sessions, ours beside the best known design.
+--groups (issue 34.3): Swiss 32x8 with 8 clubs of 4 kept apart, means over seeds 1-10 beside
+Pantheon's means without groups. --timing N: the 1000x12 random plan and the first N Swiss
+sessions of 1000x12 (wall and CPU per session) beside Pantheon's 5.3-5.9 s per session.
 The search is counted in iterations, so the figures do not depend on the machine's load; the
 times do (the load average is printed).
 """
@@ -24,6 +27,7 @@ import random
 import statistics
 import sys
 import time
+from itertools import combinations
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -90,21 +94,33 @@ PANTHEON_SWISS: dict[tuple[int, int], tuple[int, float, int]] = {
 UMA = (15000, 5000, -5000, -15000)
 
 
-def simulate_swiss(players: int, sessions: int, seed: int) -> dict[str, float]:
+def simulate_swiss(
+    players: int,
+    sessions: int,
+    seed: int,
+    groups: dict[int, str | None] | None = None,
+    times: list[tuple[float, float]] | None = None,
+    until: int | None = None,
+) -> dict[str, float]:
     """ANCHORS.md's simulation: everyone starts at 0; per table 4 distinct raw scores from
     -10000..50000 in steps of 100 in a random finishing order, points += raw - 25000 + uma.
-    Every session, the first included, is seated by swiss_session from the standings."""
+    Every session, the first included, is seated by swiss_session from the standings.
+    `groups` (club labels) are kept apart; `times` collects each session's wall and CPU
+    time; `until` stops after that many sessions (each still told the event has `sessions`)."""
     rng = random.Random(seed)
     ids = list(range(players))
     points = dict.fromkeys(ids, 0)
     history: list[list[list[int]]] = []
     spreads, slowest = [], 0.0
-    for s in range(sessions):
-        start = time.perf_counter()
+    for s in range(until or sessions):
+        start, cpu = time.perf_counter(), time.process_time()
         tables = swiss_session(
-            players=ids, points=points, history=history, seed=seed, sessions=sessions
+            players=ids, points=points, history=history, seed=seed, sessions=sessions, groups=groups
         )
-        slowest = max(slowest, time.perf_counter() - start)
+        took = time.perf_counter() - start
+        slowest = max(slowest, took)
+        if times is not None:
+            times.append((took, time.process_time() - cpu))
         if s:  # everyone is tied before session 1
             rank = dict(zip(ids, competition_ranks(ids, points), strict=True))
             spreads.append(
@@ -119,7 +135,15 @@ def simulate_swiss(players: int, sessions: int, seed: int) -> dict[str, float]:
                 points[p] += raw - 25000 + UMA[place]
     q = quality(history)
     counts = wind_counts(history, players)
+    same = sum(
+        1
+        for rnd in history
+        for t in rnd
+        for a, b in combinations(t, 2)
+        if groups and groups.get(a) and groups.get(a) == groups.get(b)
+    )
     return {
+        "group_pairs": same,
         "wind2": sum(max(c) - min(c) >= 2 for c in counts),
         "extra": q.extra_meetings,
         "spread": statistics.mean(spreads),
@@ -168,6 +192,69 @@ def bench_swiss(seeds: int, sizes: list[tuple[int, int]]) -> None:
         " player's most-used minus least-used wind over all seeds, and how many players end"
         " with 2 in the worst seed)"
     )
+
+
+# ANCHORS.md: Pantheon's Swiss over seeds 1-20 (means per seed), without groups.
+PANTHEON_32X8_MEANS = (20.70, 12.66)
+
+
+def bench_groups(seeds: int) -> None:
+    """Issue 34.3: 32 players in 8 clubs of 4 (player p in club p mod 8) kept apart in every
+    session of an 8-session Swiss event; means over seeds 1..seeds beside Pantheon's means
+    over seeds 1-20 without groups, and ours without groups on the same seeds."""
+    print()
+    print(f"Swiss 32x8 with 8 groups of 4 kept apart (means over seeds 1..{seeds})")
+    clubs: dict[int, str | None] = {p: f"club {p % 8}" for p in range(32)}
+    head = (
+        f"{'case':>16} | {'extra':>6} {'Panth.':>6} {'ratio':>5} | {'spread':>6} {'Panth.':>6}"
+        f" {'ratio':>5} | {'b2b':>3} | {'group pairs':>11} | {'wind':>4}"
+    )
+    print(head)
+    print("-" * len(head))
+    p_extra, p_spread = PANTHEON_32X8_MEANS
+    for name, groups in (("groups of 4", clubs), ("no groups", None)):
+        rows = [simulate_swiss(32, 8, seed, groups) for seed in range(1, seeds + 1)]
+        extra = statistics.mean(x["extra"] for x in rows)
+        spread = statistics.mean(x["spread"] for x in rows)
+        print(
+            f"{name:>16} | {extra:>6.1f} {p_extra:>6.2f} {ratio(extra, p_extra):>5} | "
+            f"{spread:>6.2f} {p_spread:>6.2f} {ratio(spread, p_spread):>5} | "
+            f"{max(x['b2b'] for x in rows):>3.0f} | {max(x['group_pairs'] for x in rows):>11.0f} | "
+            f"{max(x['wind'] for x in rows):>4.0f}"
+        )
+    print(
+        "(Pantheon: seeds 1-20 without groups; group pairs: same-club pairs at a table, worst seed)"
+    )
+
+
+def bench_timing(sessions: int) -> None:
+    """Issue 34: the random plan for 1000 players x 12 sessions (< 10 s) and Swiss sessions
+    for 1000 players (Pantheon's own PHP: 5.3-5.9 s per session on this machine), seed 1, the
+    first `sessions` sessions of ANCHORS.md's 12-session event; wall and CPU time with the
+    load average, since both move with the machine's load."""
+    print()
+    print("load average before timing: {:.2f} {:.2f} {:.2f}".format(*os.getloadavg()))
+    wall, cpu = time.perf_counter(), time.process_time()
+    q = quality(generate_plan(players=1000, rounds=12, seed=1))
+    wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+    print(
+        f"random plan 1000x12: {wall:.2f} s wall, {cpu:.2f} s CPU (target < 10 s), "
+        f"{q.extra_meetings} extra meetings"
+    )
+    times: list[tuple[float, float]] = []
+    got = simulate_swiss(1000, 12, 1, times=times, until=max(2, min(sessions, 12)))
+    walls, cpus = [w for w, _ in times], [c for _, c in times]
+    print(
+        f"Swiss 1000 players (of 12 sessions), sessions 1-{len(times)}:\n"
+        f"  wall {', '.join(f'{t:.2f}' for t in walls)} s (slowest {max(walls):.2f})\n"
+        f"  CPU  {', '.join(f'{t:.2f}' for t in cpus)} s (slowest {max(cpus):.2f}, "
+        f"mean {statistics.mean(cpus):.2f}); Pantheon 5.3-5.9 s per session"
+    )
+    print(
+        f"  {got['extra']:.0f} extra meetings, mean rank spread {got['spread']:.3f}, "
+        f"{got['wind2']:.0f} players at wind spread 2 (sessions 1-{len(times)})"
+    )
+    print("load average after timing: {:.2f} {:.2f} {:.2f}".format(*os.getloadavg()))
 
 
 def wind_end_bound(players: int, sessions: int, seed: int) -> tuple[float, float]:
@@ -324,8 +411,23 @@ def main() -> None:
         "--grid", action="store_true", help="only the 16-172 x 4-15 grid of random plans"
     )
     parser.add_argument("--grid-players", help="grid fields as 16,40 (default 16..172 by 4)")
+    parser.add_argument(
+        "--groups", action="store_true", help="only Swiss 32x8 with 8 groups of 4 (seeds 1-10)"
+    )
+    parser.add_argument(
+        "--timing",
+        type=int,
+        metavar="SESSIONS",
+        help="only the 1000x12 random plan and the first SESSIONS Swiss sessions of 1000x12",
+    )
     args = parser.parse_args()
     print("load average at start: {:.2f} {:.2f} {:.2f}".format(*os.getloadavg()))
+    if args.groups:
+        bench_groups(max(args.seeds, 10))
+        return
+    if args.timing:
+        bench_timing(args.timing)
+        return
     if args.small_fields:
         bench_small_fields(args.seeds)
         return
