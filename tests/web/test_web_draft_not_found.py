@@ -137,6 +137,10 @@ def _kwargs(route: Route, draft: dict[str, Any] | None) -> dict[str, Any]:
             values[param] = 0  # the hand's number; the game does not exist when draft=None
         elif param == "number":
             values[param] = 1  # the session's number
+        elif param == "table":
+            values[param] = 1  # the table's number in its session (online-log upload, 32.5)
+        elif param == "team":
+            values[param] = "a-team"  # a team page (32.1): the draft's 404 comes first
         elif param == "pk":
             values[param] = _api_pk(route, draft) if draft else MISSING_ID
         elif param.endswith("_id"):

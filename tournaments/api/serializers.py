@@ -665,6 +665,8 @@ class TournamentSettingsInputSerializer(serializers.Serializer):
     team_counted_members = serializers.IntegerField(
         required=False,
         allow_null=True,
+        min_value=1,
+        max_value=1000,
         help_text="The team standings count each team's best N members; null: all of them.",
     )
     time_zone = serializers.CharField(
