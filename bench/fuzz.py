@@ -82,6 +82,7 @@ RESOURCES = {
     "hands": "hand_number",
     "tokens": "token_id",
     "referee-calls": "referee_call",
+    "cut": "uncut",
 }
 
 
@@ -116,6 +117,7 @@ def seed_fuzz_world() -> dict[str, Any]:
     from core.tokens import issue_token
     from scoring.models import Game, GameSeat, Hand
     from tournaments.models import (
+        Cut,
         Penalty,
         Registration,
         Seat,
@@ -252,6 +254,28 @@ def seed_fuzz_world() -> dict[str, Any]:
     )
     finish(seat_table(cut_session, 1, players[:4]))
     finish(seat_table(cut_session, 2, players[4:8]))
+    # Cut already (issue 32.2): one to undo; one whose first finalist dropped, to promote the
+    # next player in their place.
+    made_cuts = {}
+    for suffix in ("uncut", "promote"):
+        cut_event = tournament(suffix, Tournament.Status.RUNNING)
+        for player in players[:8]:
+            Registration.objects.create(tournament=cut_event, player=player)
+        Session.objects.create(
+            tournament=cut_event, number=1, status=Session.Status.CLOSED, started_at=timezone.now()
+        )
+        made_cuts[suffix] = Cut.objects.create(
+            tournament=cut_event,
+            after_session=1,
+            top=4,
+            order=[
+                {"player": p.pk, "name": str(p), "rank": i + 1, "total": 0, "qualified": i < 4}
+                for i, p in enumerate(players[:8])
+            ],
+        )
+    Registration.objects.filter(
+        tournament=made_cuts["promote"].tournament, player=players[0]
+    ).update(dropped_at=timezone.now())
 
     # An online session (issue 32.5) under Tenhou's rules: table 1 waits for its log (the
     # three-hands log, its names given in the example), table 2's log is imported (to read).
@@ -367,6 +391,11 @@ def seed_fuzz_world() -> dict[str, Any]:
         "upload_slug": to_upload.slug,
         "publish_slug": stages["publish"][0].slug,
         "cut_slug": to_cut.slug,
+        "uncut_slug": made_cuts["uncut"].tournament.slug,
+        "uncut": made_cuts["uncut"].pk,
+        "promote_slug": made_cuts["promote"].tournament.slug,
+        "promote_cut": made_cuts["promote"].pk,
+        "promote_replaces": players[0].pk,
         "close_session": stages["close"][1].pk,
         "online_session": online_session.pk,
         "online_tables": [g.table.pk for g in online_games],
@@ -677,6 +706,13 @@ def operation_examples(world: dict[str, Any]) -> dict[str, dict[str, Any]]:
         "POST /api/v1/tournaments/{slug}/cut/": {
             "path": {"slug": w["cut_slug"]},
             "body": {"after_session": 1, "top": 4, "carry_over": True},
+        },
+        "DELETE /api/v1/tournaments/{slug}/cut/{cut_id}/": {
+            "path": {"slug": w["uncut_slug"], "cut_id": w["uncut"]},
+        },
+        "POST /api/v1/tournaments/{slug}/cut/{cut_id}/promote/": {
+            "path": {"slug": w["promote_slug"], "cut_id": w["promote_cut"]},
+            "body": {"replaces": w["promote_replaces"]},
         },
         "POST /api/v1/tournaments/{slug}/penalties/": {
             "body": {

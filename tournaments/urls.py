@@ -128,6 +128,8 @@ urlpatterns: list[URLPattern | URLResolver] = [
     ),
     path("<slug:slug>/console/penalties/", penalties.penalties, name="penalties"),
     path("<slug:slug>/console/cuts/", cuts.cuts, name="cuts"),
+    path("<slug:slug>/console/cuts/<int:cut_id>/undo/", cuts.undo_cut, name="cut_undo"),
+    path("<slug:slug>/console/cuts/<int:cut_id>/promote/", cuts.promote_at_cut, name="cut_promote"),
     path("<slug:slug>/console/penalties/table/", penalties.penalty_table, name="penalty_table"),
     path(
         "<slug:slug>/console/penalties/<int:penalty_id>/cancel/",

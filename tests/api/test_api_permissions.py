@@ -528,6 +528,19 @@ CASES = [
         body=lambda w: {"after_session": 1, "top": 4, "carry_over": True},
     ),
     Case(
+        "undo the last cut (issue 32.2; the world has no such cut: 404)",
+        "delete",
+        lambda w: f"{T}/cut/999999/",
+        organisers(404),
+    ),
+    Case(
+        "promote the next player at the cut (issue 32.2; no such cut: 404)",
+        "post",
+        lambda w: f"{T}/cut/999999/promote/",
+        organisers(404),
+        body=lambda w: {"replaces": 1},
+    ),
+    Case(
         "cancel penalty",
         "post",
         lambda w: f"/api/v1/penalties/{w.extra['penalty'].pk}/cancel/",
@@ -694,6 +707,8 @@ def test_every_route_is_in_the_matrix() -> None:
         "tournament-penalties",
         "tournament-table-penalties",
         "tournament-cut",
+        "tournament-cut-detail",
+        "tournament-cut-promote",
         "tournament-standings",
         "tournament-team-standings",
         "tournament-audit",

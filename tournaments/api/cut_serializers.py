@@ -42,12 +42,19 @@ class CutInputSerializer(serializers.Serializer):
     )
 
 
+class CutPromoteInputSerializer(serializers.Serializer):
+    replaces = serializers.IntegerField(
+        min_value=1, help_text="The player id of a qualified player who has dropped."
+    )
+
+
 class CutSerializer(serializers.ModelSerializer):
     seating = inline_choice_field(Cut.Seating.choices, read_only=True)
     winds = inline_choice_field(Cut.Winds.choices, read_only=True)
     order = serializers.JSONField(
         help_text="The field at the cut, best first: player, name, rank, total, "
-        "tie_break_values, dropped, qualified."
+        "tie_break_values, dropped, qualified; withdrawn (a finalist who dropped after the "
+        "cut) and promoted_for (the player id whose place a promoted player took)."
     )
     line = serializers.JSONField(
         help_text="How the line was drawn: decided_by (total, a tie-break's name, or draw), "

@@ -1,7 +1,7 @@
 """Write services for tournaments (docs/services.md says how they work)."""
 
 from .csv_import import import_registrations_csv
-from .cuts import cut_field
+from .cuts import cut_field, promote_at_cut, undo_cut
 from .online import import_table_log, set_session_online
 from .penalties import add_penalty, add_table_penalty, cancel_penalty, lateness_points
 from .registration import (
@@ -53,6 +53,7 @@ __all__ = [
     "invite_staff",
     "lateness_points",
     "pause_session",
+    "promote_at_cut",
     "publish_results",
     "register_player",
     "reinstate_player",
@@ -69,6 +70,7 @@ __all__ = [
     "substitute_at_table",
     "substitute_player",
     "swap_seats",
+    "undo_cut",
     "update_registration",
     "update_tournament",
     "upload_seating_plan",

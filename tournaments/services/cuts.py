@@ -7,6 +7,10 @@ decided it). The players it keeps alone play on: the cut seats session k+1 with 
 seated before it; later sessions are seated by plans, which after a cut seat only them
 (tournaments.selectors.planned_registrations). The standings rank them first and the others
 below, in their order at the cut (tournaments/standings/cuts.py).
+
+``undo_cut`` takes the last cut back while the session after it has not started;
+``promote_at_cut`` lets the next player in the order at the cut take a dropped finalist's
+place (docs/finals.md).
 """
 
 from __future__ import annotations
@@ -18,9 +22,9 @@ from typing import Any
 from django.db import transaction
 
 from core.audit import audited
-from core.errors import ValidationFailed
+from core.errors import StateConflict, ValidationFailed
 from core.models import Player
-from tournaments.models import Cut, Session, StandingRow, Tournament
+from tournaments.models import Cut, Registration, Seat, Session, StandingRow, Tournament
 from tournaments.selectors import cut_in_force, planned_registrations, table_size
 from tournaments.standings.ranking import tie_breaks_of
 from tournaments.standings.services import compute_standings, recompute_standings
@@ -269,4 +273,178 @@ def cut_field(
         }
     recompute_standings(tournament_id=tournament.pk)
     _seat_next(actor, tournament, cut)
+    return cut
+
+
+def _cut_in_force(tournament: Tournament, cut: Cut) -> Cut:
+    """The cut, which must be the tournament's last one (an earlier cut is the field the
+    later one chose from)."""
+    if cut.tournament_id != tournament.pk:
+        raise ValidationFailed("This cut is another tournament's.", field="cut")
+    last = cut_in_force(tournament)
+    if last is not None and last.pk != cut.pk:
+        raise StateConflict(
+            f"The field was cut again after session {last.after_session}: only that last cut "
+            "can be changed or undone.",
+            field="cut",
+        )
+    return cut
+
+
+def _started_after(tournament: Tournament, after_session: int) -> int | None:
+    return (
+        Session.objects.filter(
+            tournament=tournament,
+            number__gt=after_session,
+            status__in=(Session.Status.RUNNING, Session.Status.CLOSED),
+        )
+        .order_by("number")
+        .values_list("number", flat=True)
+        .first()
+    )
+
+
+@transaction.atomic
+def undo_cut(*, actor: Any, tournament: Tournament, cut: Cut) -> None:
+    """Take the tournament's last cut back (a cut made by mistake): every player is in the
+    field again and the sessions after the cut, seated with the qualified only, go back to
+    planned without tables (to be seated again by a plan). Refused (409, naming why) once a
+    session after the cut has started: games were played by the cut field. Organisers;
+    audited as `tournament.cut_undo`."""
+    require_organiser(actor, tournament)
+    tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    cut = _cut_in_force(tournament, cut)
+    started = _started_after(tournament, cut.after_session)
+    if started is not None:
+        raise StateConflict(
+            f"Session {started} has started after the cut: its games were played by the cut "
+            "field, so the cut can no longer be undone.",
+            field="cut",
+        )
+    for later in (
+        Session.objects.select_for_update()
+        .filter(tournament=tournament, number__gt=cut.after_session, tables__isnull=False)
+        .distinct()
+    ):
+        with audited(
+            actor=actor,
+            action="session.unseat",
+            obj=later,
+            tournament_id=tournament.pk,
+            snapshot=partial(session_snapshot, later),
+        ) as audit:
+            replace_tables(actor=actor, session=later, tables=[])
+            later.status = Session.Status.PLANNED
+            later.save(update_fields=["status"])
+            audit.note(cut_undone=cut.pk)
+    with audited(
+        actor=actor,
+        action="tournament.cut_undo",
+        obj=cut,
+        tournament_id=tournament.pk,
+        before={
+            "after_session": cut.after_session,
+            "top": cut.top,
+            "carry_over": cut.carry_over,
+            "qualified": sorted(cut.qualified_ids),
+        },
+    ):
+        cut.delete()
+    recompute_standings(tournament_id=tournament.pk)
+
+
+def _reseat(actor: Any, session: Session, out: Any, into: Any, cut: Cut) -> None:
+    """The promoted player takes the dropped player's seat, table and wind unchanged."""
+    seated: dict[int, list[Any]] = {}
+    for seat in Seat.objects.filter(table__session=session).select_related("player", "table"):
+        seated.setdefault(seat.table.number, []).append(seat.player)  # in wind order
+    tables = [
+        [into if player.pk == out.pk else player for player in seated[number]]
+        for number in sorted(seated)
+    ]
+    with audited(
+        actor=actor,
+        action="session.seat",
+        obj=session,
+        tournament_id=session.tournament_id,
+        snapshot=partial(session_snapshot, session),
+    ) as audit:
+        replace_tables(actor=actor, session=session, tables=tables)
+        audit.note(cut=cut.pk, promoted=into.pk, replaces=out.pk)
+
+
+@transaction.atomic
+def promote_at_cut(*, actor: Any, tournament: Tournament, cut: Cut, replaces: Any) -> Cut:
+    """A qualified player dropped after the cut (`replaces`, a player id): the next player in
+    the order at the cut who is still in the tournament takes their place, as a championship
+    calls up the first player below the line. The dropped player is out at the cut (ranked
+    first of those out, by their place at it); the promoted one plays on in the stage, with
+    points as the cut says (carried over or from zero). Seats of sessions after the cut not
+    started yet are handed over as they are. Organisers; audited as `tournament.cut_promote`;
+    a 400 names `replaces` (not a qualified player, or not dropped) or `cut` (nobody left to
+    promote)."""
+    require_organiser(actor, tournament)
+    tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    if tournament.status != Tournament.Status.RUNNING:
+        raise ValidationFailed("Only a running tournament's cut can change.", field="tournament")
+    cut = _cut_in_force(tournament, cut)
+    out_id = _integer(replaces, "replaces")
+    order = [dict(entry) for entry in cut.order]
+    entry_out = next((e for e in order if int(e["player"]) == out_id), None)
+    if entry_out is None or not entry_out.get("qualified"):
+        raise ValidationFailed("replaces is not a player qualified at this cut.", field="replaces")
+    registrations = {
+        r.player_id: r
+        for r in Registration.objects.filter(tournament=tournament).select_related("player")
+    }
+    out = registrations.get(out_id)
+    if out is None or out.dropped_at is None:
+        raise ValidationFailed(
+            f"{entry_out['name']} has not dropped: drop the player first (a player who only "
+            "misses a session is replaced by a substitute, EMA 2025 7.3).",
+            field="replaces",
+        )
+    candidate = next(
+        (
+            e
+            for e in order
+            if not e.get("qualified")
+            and (r := registrations.get(int(e["player"]))) is not None
+            and r.dropped_at is None
+            and r.disqualified_at is None
+            and r.role == Registration.Role.PLAYER
+        ),
+        None,
+    )
+    if candidate is None:
+        raise ValidationFailed(
+            "Nobody below the line is still in the tournament to take the place.", field="cut"
+        )
+    into = registrations[int(candidate["player"])]
+    with audited(
+        actor=actor,
+        action="tournament.cut_promote",
+        obj=cut,
+        tournament_id=tournament.pk,
+        snapshot=lambda: {"qualified": sorted(cut.qualified_ids)},
+    ) as audit:
+        entry_out["qualified"] = False
+        entry_out["withdrawn"] = True
+        candidate["qualified"] = True
+        candidate["promoted_for"] = out_id
+        cut.order = order
+        cut.save(update_fields=["order"])
+        audit.note(promoted=into.player_id, replaces=out_id)
+    for session in (
+        Session.objects.select_for_update()
+        .filter(
+            tournament=tournament,
+            number__gt=cut.after_session,
+            status__in=(Session.Status.PLANNED, Session.Status.SEATED),
+            tables__seats__player_id=out_id,
+        )
+        .distinct()
+    ):
+        _reseat(actor, session, out.player, into.player, cut)
+    recompute_standings(tournament_id=tournament.pk)
     return cut

@@ -1,0 +1,160 @@
+"""Issue 32.2, after the cut: the last cut undone (DELETE /tournaments/{slug}/cut/{id}/ and the
+console's confirmed button), and a finalist who dropped replaced by the next player in the
+order at the cut (POST /tournaments/{slug}/cut/{id}/promote/). The event is
+test_standings_cuts.py's: 32 players, cut to 16 after session 2."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.test import Client
+
+from core.models import AuditEntry
+from tests.factories import StaffRoleFactory, UserFactory
+from tests.standings.test_standings_cuts import (
+    QUALIFIED_FIRST,
+    _first_two_sessions,
+    _organiser,
+    _play,
+    _ranks,
+    _tables,
+)
+from tournaments.models import Cut, Registration, Session, StaffRole, StandingRow
+from tournaments.selectors import planned_registrations
+from tournaments.services import drop_player
+
+pytestmark = pytest.mark.django_db
+
+
+def _cut(client: Any, tournament: Any, after: int, top: int) -> dict[str, Any]:
+    answer = client.post(
+        f"/api/v1/tournaments/{tournament.slug}/cut/",
+        {"after_session": after, "top": top},
+        format="json",
+    )
+    assert answer.status_code == 201, answer.content
+    return answer.json()
+
+
+def test_the_last_cut_is_undone_and_the_field_is_whole_again() -> None:
+    tournament, players = _first_two_sessions()
+    client = _organiser(tournament)
+    cut = _cut(client, tournament, 2, 16)
+    assert Session.objects.get(tournament=tournament, number=3).tables.count() == 4
+
+    answer = client.delete(f"/api/v1/tournaments/{tournament.slug}/cut/{cut['id']}/")
+    assert answer.status_code == 204, answer.content
+    assert not Cut.objects.filter(tournament=tournament).exists()
+    # Session 3, seated with the 16 only, is planned again without tables.
+    session = Session.objects.get(tournament=tournament, number=3)
+    assert session.status == Session.Status.PLANNED and not session.tables.exists()
+    assert len(planned_registrations(tournament)) == 32
+    # The standings are the plain order by total again: nobody qualified or out.
+    rows = StandingRow.objects.filter(tournament=tournament)
+    assert not rows.filter(qualified=True).exists()
+    assert not rows.filter(out_after_session__isnull=False).exists()
+    assert _ranks(tournament, players)[0] == (1, 60000)
+    entry = AuditEntry.objects.get(action="tournament.cut_undo", tournament_id=tournament.pk)
+    assert entry.before["top"] == 16 and len(entry.before["qualified"]) == 16
+    # The organiser cuts again, as they meant to.
+    assert len(_cut(client, tournament, 2, 8)["qualified"]) == 8
+
+
+def test_undo_is_refused_once_the_next_session_started_or_for_an_earlier_cut() -> None:
+    tournament, _players = _first_two_sessions()
+    client = _organiser(tournament)
+    first = _cut(client, tournament, 2, 16)
+    url = f"/api/v1/tournaments/{tournament.slug}/cut/{first['id']}/"
+    Session.objects.filter(tournament=tournament, number=3).update(status=Session.Status.RUNNING)
+    refused = client.delete(url)
+    assert refused.status_code == 409, refused.content
+    assert refused.json()["field"] == "cut"
+    assert "Session 3 has started" in refused.json()["message"]
+
+    _play(tournament, 3)
+    second = _cut(client, tournament, 3, 4)
+    refused = client.delete(url)
+    assert refused.status_code == 409 and "after session 3" in refused.json()["message"]
+    assert Cut.objects.filter(tournament=tournament).count() == 2
+    # The last one can go while session 4 has not started; the first stays.
+    last = f"/api/v1/tournaments/{tournament.slug}/cut/{second['id']}/"
+    assert client.delete(last).status_code == 204
+    assert list(Cut.objects.filter(tournament=tournament).values_list("pk", flat=True)) == [
+        first["id"]
+    ]
+    assert client.delete(f"/api/v1/tournaments/{tournament.slug}/cut/999999/").status_code == 404
+
+
+@pytest.mark.parametrize("role", ["anonymous", "referee"])
+def test_only_organisers_undo_or_promote(role: str) -> None:
+    tournament, _players = _first_two_sessions()
+    cut = _cut(_organiser(tournament), tournament, 2, 16)
+    client = Client()
+    if role == "referee":
+        user = UserFactory()
+        StaffRoleFactory(tournament=tournament, user=user, role=StaffRole.Role.REFEREE)
+        client.force_login(user)
+    base = f"/api/v1/tournaments/{tournament.slug}/cut/{cut['id']}/"
+    assert client.delete(base).status_code in (401, 403)
+    promote = client.post(f"{base}promote/", {"replaces": cut["qualified"][0]})
+    assert promote.status_code in (401, 403)
+    assert Cut.objects.get(pk=cut["id"]).qualified_ids == cut["qualified"]
+
+
+def test_a_dropped_finalist_is_replaced_by_the_next_player_at_the_cut() -> None:
+    tournament, players = _first_two_sessions()
+    client = _organiser(tournament)
+    cut = _cut(client, tournament, 2, 16)
+    index = {p.pk: i for i, p in enumerate(players)}
+    first_out = cut["line"]["first_out"]["player"]  # 9 or 25: 17th at the cut
+    seat_of_0 = _tables(tournament, 3, players)[0].index(0)
+
+    registration = Registration.objects.get(tournament=tournament, player=players[0])
+    organiser = StaffRole.objects.get(tournament=tournament, role="organiser").user
+    drop_player(actor=organiser, registration=registration, reason="flight home")
+    assert len(planned_registrations(tournament)) == 15  # plans would refuse: not 4 x n
+
+    url = f"/api/v1/tournaments/{tournament.slug}/cut/{cut['id']}/promote/"
+    # A finalist who has not dropped, or a player out at the cut, cannot be replaced.
+    not_dropped = client.post(url, {"replaces": players[16].pk}, format="json")
+    assert not_dropped.status_code == 400 and not_dropped.json()["field"] == "replaces"
+    not_in = client.post(url, {"replaces": players[31].pk}, format="json")
+    assert not_in.status_code == 400 and not_in.json()["field"] == "replaces"
+
+    answer = client.post(url, {"replaces": players[0].pk}, format="json")
+    assert answer.status_code == 200, answer.content
+    qualified = {index[pid] for pid in answer.json()["qualified"]}
+    assert qualified == (QUALIFIED_FIRST - {0}) | {index[first_out]}
+    promoted = next(e for e in answer.json()["order"] if e["player"] == first_out)
+    assert promoted["promoted_for"] == players[0].pk
+    # Session 3 not started: the promoted player takes the seat, table and wind unchanged.
+    tables = _tables(tournament, 3, players)
+    assert tables[0][seat_of_0] == index[first_out] and 0 not in {i for t in tables for i in t}
+    assert len(planned_registrations(tournament)) == 16
+    # The dropped player is out at the cut, first of those out (1st at the cut); the
+    # promoted one ranks among the qualified.
+    rows = {index[r.player_id]: r for r in StandingRow.objects.filter(tournament=tournament)}
+    assert rows[0].out_after_session == 2 and rows[0].rank == 17 and not rows[0].qualified
+    assert rows[index[first_out]].qualified and (rows[index[first_out]].rank or 0) in range(1, 17)
+    assert AuditEntry.objects.filter(action="tournament.cut_promote").count() == 1
+
+
+def test_console_undoes_the_cut_only_when_confirmed() -> None:
+    tournament, _players = _first_two_sessions()
+    user = UserFactory()
+    StaffRoleFactory(tournament=tournament, user=user, role=StaffRole.Role.ORGANISER)
+    web = Client()
+    web.force_login(user)
+    web.post(
+        f"/t/{tournament.slug}/console/cuts/",
+        {"after_session": 2, "top": 16, "seating": "standing", "winds": "standing", "seed": 0},
+    )
+    cut = Cut.objects.get(tournament=tournament)
+    page = web.get(f"/t/{tournament.slug}/console/cuts/").content.decode()
+    assert f"/console/cuts/{cut.pk}/undo/" in page and 'name="confirm"' in page
+    undo = f"/t/{tournament.slug}/console/cuts/{cut.pk}/undo/"
+    assert web.post(undo, {}).status_code == 302  # not ticked: nothing happens
+    assert Cut.objects.filter(pk=cut.pk).exists()
+    assert web.post(undo, {"confirm": "on"}).status_code == 302
+    assert not Cut.objects.filter(pk=cut.pk).exists()
