@@ -176,3 +176,34 @@ def test_only_a_site_admin_erases_a_player_seen_elsewhere(event: dict[str, Any])
     stranger = UserFactory(username="not-org")
     with pytest.raises(Exception, match="organisers"):
         privacy.erase(actor=stranger, tournament=other, player=event["zoe"])
+
+
+def test_console_erases_a_registration_and_a_waiting_sign_up(
+    event: dict[str, Any], django_capture_on_commit_callbacks: Any
+) -> None:
+    t, org, zoe = event["t"], event["organiser"], event["zoe"]
+    registration = t.registrations.get(player=zoe)
+    answer = org.post(f"/t/{t.slug}/console/registrations/{registration.pk}/erase/")
+    assert answer.status_code == 302
+    zoe.refresh_from_db()
+    assert zoe.first_name == "Player" and LAST not in org.get(answer.url).content.decode()
+    # A sign-up still waiting (no player yet): its own name, address and club go.
+    t.status, t.capacity = "registration", 4
+    t.save()
+    with django_capture_on_commit_callbacks(execute=True):
+        waiting = signups.sign_up(
+            tournament=t,
+            first_name="Wanda",
+            last_name="Wartend",
+            country="AT",
+            email="wanda@example.org",
+            consent=True,
+            club="Wiener Wind",
+        )
+    assert waiting.status == "waiting" and waiting.registration is None
+    org.post(f"/t/{t.slug}/console/sign-ups/", {"action": "erase", "sign_up": waiting.pk})
+    waiting.refresh_from_db()
+    assert (waiting.first_name, waiting.email, waiting.club) == ("Player", "", "")
+    assert waiting.erased_at is not None
+    trail = json.dumps(list(AuditEntry.objects.values("before", "after")), ensure_ascii=False)
+    assert "Wartend" not in trail and "Wiener Wind" not in trail
