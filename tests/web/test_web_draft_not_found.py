@@ -141,6 +141,8 @@ def _kwargs(route: Route, draft: dict[str, Any] | None) -> dict[str, Any]:
             values[param] = 1  # the table's number in its session (online-log upload, 32.5)
         elif param == "team":
             values[param] = "a-team"  # a team page (32.1): the draft's 404 comes first
+        elif param == "cut_id":
+            values[param] = MISSING_ID  # a cut (32.2 undo, promote): the draft's 404 comes first
         elif param == "pk":
             values[param] = _api_pk(route, draft) if draft else MISSING_ID
         elif param.endswith("_id"):
