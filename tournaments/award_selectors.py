@@ -19,7 +19,7 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
 from scoring.engine import Ruleset, load_ruleset
-from scoring.engine.points import hand_payment
+from scoring.engine.points import HandPayment, hand_payment
 from scoring.models import Game, GameSeat, Hand
 from tournaments.models import Registration, Tournament
 from tournaments.standings import cache as standings_cache
@@ -147,13 +147,15 @@ def compute_awards(tournament: Tournament) -> Awards:
         hands[game_id][number] = data
 
     tallies: dict[int, _Tally] = defaultdict(_Tally)
-    biggest: dict[tuple[int, int, int, int], tuple[int, str]] = {}  # (game, hand, win) -> value
+    biggest: dict[tuple[int, int, int, int], tuple[int, Mapping[str, Any]]] = {}
     runs: dict[tuple[int, int], int] = {}  # (game, start hand) -> length, the dealer in `owner`
     run_owner: dict[tuple[int, int], int] = {}
     best_games: dict[tuple[int, int], int] = {}  # (game, seat) -> result
     yakuman: list[Holder] = []
     rules_of: dict[str, Ruleset] = {}
-    where_of: dict[tuple[int, int], str] = {}
+    payments: dict[tuple[Any, ...], HandPayment] = {}
+    # (game, hand) -> (session, table, round): put in words only for the holders.
+    where_of: dict[tuple[int, int], tuple[int, int, str]] = {}
 
     for g in games:
         game_id, sat = g["id"], seats.get(g["id"], {})
@@ -176,7 +178,7 @@ def compute_awards(tournament: Tournament) -> Awards:
             state = replayed[number] if number < len(replayed) else {}
             dealer = state.get("dealer")
             label = str(state.get("round") or "")
-            where_of[(game_id, number)] = _where(session, table, label)
+            where_of[(game_id, number)] = (session, table, label)
             if data.get("outcome") == "chombo":
                 continue  # replayed: neither a hand played nor part of a dealer run
             for pid in sat.values():
@@ -203,22 +205,28 @@ def compute_awards(tournament: Tournament) -> Awards:
                 if winner not in sat:
                     continue
                 tallies[sat[winner]].wins += 1
-                pay = hand_payment(
-                    han=int(win.get("han") or 0),
-                    fu=win.get("fu"),
-                    yakuman=int(win.get("yakuman") or 0),
-                    dealer=winner == dealer,
-                    rules=rules,
+                # Few distinct hands: each one's value is worked out once.
+                shape = (
+                    key,
+                    int(win.get("han") or 0),
+                    win.get("fu"),
+                    int(win.get("yakuman") or 0),
+                    winner == dealer,
                 )
+                pay = payments.get(shape)
+                if pay is None:
+                    pay = payments[shape] = hand_payment(
+                        han=shape[1], fu=shape[2], yakuman=shape[3], dealer=shape[4], rules=rules
+                    )
                 value = pay.total_ron if data.get("outcome") == "ron" else pay.total_tsumo
-                biggest[(game_id, number, index, sat[winner])] = (value, _hand_text(win))
+                biggest[(game_id, number, index, sat[winner])] = (value, win)
                 if pay.limit is not None and "yakuman" in pay.limit:
                     yakuman.append(
                         Holder(
                             sat[winner],
                             eligible.get(sat[winner], ""),
                             ", ".join(str(y) for y in win.get("yaku") or []) or _hand_text(win),
-                            where_of[(game_id, number)],
+                            _where(session, table, label),
                         )
                     )
 
@@ -236,7 +244,10 @@ def compute_awards(tournament: Tournament) -> Awards:
             "biggest_hand",
             [
                 Holder(
-                    k[3], name(k[3]), f"{hand_values[k][0]} ({hand_values[k][1]})", where_of[k[:2]]
+                    k[3],
+                    name(k[3]),
+                    f"{hand_values[k][0]} ({_hand_text(hand_values[k][1])})",
+                    _where(*where_of[k[:2]]),
                 )
                 for k in _best(hand_values, lambda v: v[0])
             ],
@@ -249,7 +260,7 @@ def compute_awards(tournament: Tournament) -> Awards:
         _award(
             "dealer_run",
             [
-                Holder(run_owner[k], name(run_owner[k]), str(owned[k]), where_of[k])
+                Holder(run_owner[k], name(run_owner[k]), str(owned[k]), _where(*where_of[k]))
                 for k in _best(owned)
             ],
         )

@@ -138,6 +138,8 @@ def build_tournament() -> dict[str, Any]:
         # Issue 35: the privacy page and the player's own seat page.
         "privacy": "/privacy/",
         "my seat": f"/t/{slug}/me/{player_token(tournament, players[0])}/",
+        # Issue 32.4.
+        "awards": f"/t/{slug}/awards/",
     }
     # Reflow is also checked on the hall screens (a phone or a laptop shows them too) and on
     # the other pages of a running session.
