@@ -20,7 +20,8 @@ from tests.standings.test_standings_cuts import (
     _ranks,
     _tables,
 )
-from tournaments.models import Cut, Registration, Session, StaffRole, StandingRow
+from tournaments.ema.export import ema_csv, result_lines
+from tournaments.models import Cut, Penalty, Registration, Session, StaffRole, StandingRow
 from tournaments.selectors import planned_registrations
 from tournaments.services import drop_player
 
@@ -158,3 +159,40 @@ def test_console_undoes_the_cut_only_when_confirmed() -> None:
     assert Cut.objects.filter(pk=cut.pk).exists()
     assert web.post(undo, {"confirm": "on"}).status_code == 302
     assert not Cut.objects.filter(pk=cut.pk).exists()
+
+
+def test_the_ema_file_reports_the_whole_event_under_a_restart() -> None:
+    """The places are the standings' (the final's order first); the points columns are the
+    player's whole event, every game and every tournament penalty (docs/ema-export.md), not
+    the final's window the restart ranks on (EMA 2025 3.7 results; 7.2 penalties after uma)."""
+    tournament, players = _first_two_sessions()
+    Penalty.objects.create(
+        tournament=tournament,
+        session=Session.objects.get(tournament=tournament, number=1),
+        player=players[0],
+        kind=Penalty.Kind.LATENESS,
+        points=1000,
+        minutes_late=1,
+        reason="one minute late (EMA 2025 7.2)",
+    )
+    client = _organiser(tournament)
+    client.post(
+        f"/api/v1/tournaments/{tournament.slug}/cut/",
+        {"after_session": 2, "top": 16, "carry_over": False},
+        format="json",
+    )
+    # Table 1 of session 3: 16 (60,000) before 0 (59,000 after the penalty), 4, 20; East wins:
+    # +30,000 / +7,000 / -10,000 / -27,000.
+    _play(tournament, 3)
+    row = StandingRow.objects.get(tournament=tournament, player=players[0])
+    assert (row.total, row.penalties) == (7000, 0)  # the stage after the restart alone
+    by_name = {(line.first_name, line.last_name): line for line in result_lines(tournament)}
+    line = by_name[(players[0].first_name, players[0].last_name)]
+    # Sessions 1-3: 30,000 + 30,000 + 7,000 = 67,000 at the tables, 1,000 late.
+    assert (line.place, line.table_points, line.score) == (row.rank, 67000, 66000)
+    out = by_name[(players[9].first_name, players[9].last_name)]
+    assert (out.place, out.table_points, out.score) == (17, 3000, 3000)
+    fourth = by_name[(players[20].first_name, players[20].last_name)]
+    # 20: 7,000 + 30,000 before the cut, -27,000 in session 3.
+    assert (fourth.table_points, fourth.score) == (10000, 10000)
+    assert '"67","66"' in ema_csv(tournament, force=True)  # thousands, as on score sheets

@@ -14,7 +14,7 @@ import io
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.db.models import Q
+from django.db.models import Q, Sum
 
 from core.errors import ValidationFailed
 from scoring.engine import RulesError, load_ruleset
@@ -309,27 +309,47 @@ class ResultLine:
     first_name: str
     last_name: str
     ema_number: str
-    table_points: int  # sum of game results, before tournament penalties
-    score: int  # the standings total: after tournament penalties (what ranks)
+    table_points: int  # sum of every game result in the event, before tournament penalties
+    score: int  # table points minus every tournament penalty
     member: bool
     country: str
 
 
+def _event_points(row: StandingRow) -> int:
+    """The player's table points over the whole event: every game they played (their
+    per-session entries; a session substituted for them counts for nothing, EMA 2025 7.3)."""
+    return sum(int(e["result"]) for e in row.per_session if not e.get("as_substitute"))
+
+
 def result_lines(tournament: Tournament) -> list[ResultLine]:
-    return [
-        ResultLine(
-            place=row.rank or 0,
-            first_name=row.player.first_name,
-            last_name=row.player.last_name,
-            ema_number=(row.player.ema_number or "").zfill(8) if row.player.ema_number else "",
-            table_points=row.total + row.penalties,
-            score=row.total,
-            # An EMA number is issued through an EMA member association.
-            member=bool(row.player.ema_number),
-            country=row.player.country,
+    """One line per ranked player, by place. The place is the standings rank (after a cut,
+    the order of docs/finals.md); the points are the player's whole event, every game and
+    every tournament penalty, whatever window the standings rank a stage on: under a
+    restart (`carry_over: false`) a finalist's place comes from the final alone, but the
+    file still reports all they scored (docs/ema-export.md, "Finals and cuts")."""
+    penalties = dict(
+        Penalty.objects.filter(tournament=tournament, cancelled_at__isnull=True)
+        .values("player_id")
+        .annotate(points=Sum("points"))
+        .values_list("player_id", "points")
+    )
+    lines = []
+    for row in _ranked_rows(tournament):
+        table_points = _event_points(row)
+        lines.append(
+            ResultLine(
+                place=row.rank or 0,
+                first_name=row.player.first_name,
+                last_name=row.player.last_name,
+                ema_number=(row.player.ema_number or "").zfill(8) if row.player.ema_number else "",
+                table_points=table_points,
+                score=table_points - int(penalties.get(row.player_id) or 0),
+                # An EMA number is issued through an EMA member association.
+                member=bool(row.player.ema_number),
+                country=row.player.country,
+            )
         )
-        for row in _ranked_rows(tournament)
-    ]
+    return lines
 
 
 def _checked(tournament: Tournament, force: bool, confirm_unknown: bool = False) -> ExportReport:
