@@ -79,7 +79,7 @@ def all_last_sheets_pdf(session: Session) -> bytes:
 
 
 def final_results_pdf(tournament: Tournament) -> bytes:
-    rows = (
+    rows = list(
         StandingRow.objects.filter(tournament=tournament)
         .select_related("player")
         .order_by("is_substitute", "rank", "-total")
@@ -89,7 +89,8 @@ def final_results_pdf(tournament: Tournament) -> bytes:
         "tournament": tournament,
         "rows": rows,
         "provisional": provisional,
-        # Issue 32.1: a team event's results add the team standings.
-        "teams": team_standings(tournament),
+        # Issue 32.1: a team event's results add the team standings, from the same rows as
+        # the players' table (the whole table: public once published, organisers before).
+        "teams": team_standings(tournament, rows),
     }
     return render_pdf("pdf/results.html", context)

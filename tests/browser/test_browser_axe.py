@@ -42,6 +42,7 @@ from tournaments.services import (
     create_tournament,
     seat_session,
     start_session,
+    update_tournament,
 )
 from tournaments.services import register_player as register
 
@@ -92,13 +93,22 @@ def build_tournament() -> dict[str, Any]:
         city="Berlin",
         country="DE",
     )
+    update_tournament(actor=organiser, tournament=tournament, teams_enabled=True)
+    tournament.refresh_from_db()
     add_staff(actor=organiser, tournament=tournament, user=referee, role="referee")
     players = []
     for i, (first, last) in enumerate(NAMES):
         player = new_player(
             actor=None, first_name=first, last_name=last, ema_number=f"{980000 + i:08d}"
         )
-        register(actor=organiser, tournament=tournament, player=player, club_name="Riichi Club")
+        # A team event (issue 32.1): its tab, team page and console fields are checked too.
+        register(
+            actor=organiser,
+            tournament=tournament,
+            player=player,
+            club_name="Riichi Club",
+            team=f"Team {'North' if i % 2 else 'South'}",
+        )
         players.append(player)
     sessions = create_sessions(actor=organiser, tournament=tournament) or list(
         tournament.sessions.order_by("number")
@@ -127,6 +137,8 @@ def build_tournament() -> dict[str, Any]:
     pages = {
         "public home": "/",
         "standings": f"/t/{slug}/standings/",
+        "team standings": f"/t/{slug}/standings/teams/",
+        "team page": f"/t/{slug}/teams/team-north/",
         "player page": f"/t/{slug}/players/{players[0].pk}/",
         "game page": f"/games/{finished.pk}/",
         "where do I sit": f"/t/{slug}/seating/",
@@ -146,6 +158,7 @@ def build_tournament() -> dict[str, Any]:
     more_pages = {
         "hall clock": f"/t/{slug}/clock/",
         "projector standings": f"/t/{slug}/standings/projector/",
+        "projector team standings": f"/t/{slug}/standings/teams/projector/",
         "tournament page": f"/t/{slug}/",
         "tournament list": "/t/",
         "session console": f"/t/{slug}/console/sessions/2/",

@@ -52,9 +52,13 @@ def test_the_standings_page_has_a_teams_tab(event) -> None:
 
 def test_no_teams_tab_outside_a_team_event(event) -> None:
     tournament, _, _ = event
+    team_url = reverse("tournaments:team_standings", args=[tournament.slug])
+    detail = reverse("tournaments:detail", args=[tournament.slug])
+    assert team_url in Client().get(detail).content.decode()
     Tournament.objects.filter(pk=tournament.pk).update(teams_enabled=False)
     page = Client().get(reverse("tournaments:standings", args=[tournament.slug])).content.decode()
-    assert reverse("tournaments:team_standings", args=[tournament.slug]) not in page
+    assert team_url not in page
+    assert team_url not in Client().get(detail).content.decode()
     for name in ("team_standings", "projector_team_standings", "team_standings_csv"):
         assert (
             Client().get(reverse(f"tournaments:{name}", args=[tournament.slug])).status_code == 404
