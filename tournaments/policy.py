@@ -19,7 +19,7 @@ from core.players import PlayerPolicy
 from scoring.models import Game
 from scoring.policy import GamePolicy, OnTime, Owner
 from tournaments.clock import session_clock, table_ends_at, table_signal_at
-from tournaments.models import Session, StaffRole, Tournament
+from tournaments.models import OnlineTableLog, Session, StaffRole, Tournament
 from tournaments.roles import (
     game_referee_annotation,
     is_organiser,
@@ -71,6 +71,14 @@ class TournamentGamePolicy(GamePolicy):
             check_session_open(session, started=started)
         if not on_time:
             return OnTime()
+        if session.online and OnlineTableLog.objects.filter(table_id=game.table.pk).exists():
+            # Issue 32.5: the site ended this game (its log is imported and our rules have not
+            # ended it: the site's own clock, a disconnection, its own end). The hall's time
+            # signal does not govern an online table: staff end it as the log left it.
+            return OnTime(
+                time_zone=session.tournament.time_zone,
+                note=_("The site ended this game: it ends as its log left it."),
+            )
         now = timezone.now()
         clock = session_clock(session, now)
         table = game.table
