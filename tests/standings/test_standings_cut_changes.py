@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 from django.test import Client
+from django.utils import translation
 
 from core.models import AuditEntry
 from tests.factories import StaffRoleFactory, UserFactory
@@ -196,3 +197,37 @@ def test_the_ema_file_reports_the_whole_event_under_a_restart() -> None:
     # 20: 7,000 + 30,000 before the cut, -27,000 in session 3.
     assert (fourth.table_points, fourth.score) == (10000, 10000)
     assert '"67","66"' in ema_csv(tournament, force=True)  # thousands, as on score sheets
+
+
+@pytest.mark.parametrize(
+    ("language", "words", "english"),
+    [
+        ("de", ["Feld schneiden", "Cut zurücknehmen", "ab null"], "Undo the cut"),
+        ("pl", ["Wykonaj cięcie", "Cofnij cięcie", "od zera"], "Cut the field"),
+    ],
+)
+def test_the_cuts_page_and_marks_read_in_the_page_language(
+    language: str, words: list[str], english: str
+) -> None:
+    """Issue 22's rule for issue 32.2's strings: no English left on a translated page."""
+    tournament, _players = _first_two_sessions()
+    user = UserFactory()
+    StaffRoleFactory(tournament=tournament, user=user, role=StaffRole.Role.ORGANISER)
+    web = Client()
+    web.force_login(user)
+    web.post(
+        f"/t/{tournament.slug}/console/cuts/",
+        {"after_session": 2, "top": 16, "seating": "standing", "winds": "standing", "seed": 0},
+    )
+    try:
+        page = web.get(
+            f"/t/{tournament.slug}/console/cuts/", HTTP_ACCEPT_LANGUAGE=language
+        ).content.decode()
+        standings = Client().get(
+            f"/t/{tournament.slug}/standings/projector/", HTTP_ACCEPT_LANGUAGE=language
+        ).content.decode()
+    finally:
+        translation.activate("en")  # the middleware leaves the last language active
+    assert all(word in page for word in words), page
+    assert english not in page
+    assert "out at the cut after session 2" not in standings
