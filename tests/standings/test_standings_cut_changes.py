@@ -223,9 +223,11 @@ def test_the_cuts_page_and_marks_read_in_the_page_language(
         page = web.get(
             f"/t/{tournament.slug}/console/cuts/", HTTP_ACCEPT_LANGUAGE=language
         ).content.decode()
-        standings = Client().get(
-            f"/t/{tournament.slug}/standings/projector/", HTTP_ACCEPT_LANGUAGE=language
-        ).content.decode()
+        standings = (
+            Client()
+            .get(f"/t/{tournament.slug}/standings/projector/", HTTP_ACCEPT_LANGUAGE=language)
+            .content.decode()
+        )
     finally:
         translation.activate("en")  # the middleware leaves the last language active
     assert all(word in page for word in words), page
