@@ -5,9 +5,9 @@ README.md here for the engine's extensions of it (the EMA 2025 7.4 ``time_signal
 from .errors import RecordError, RulesError
 from .points import HandPayment, base_points, hand_payment, limit_name
 from .replay import preview_hand, replay
-from .results import check_final_scores, final_results, penalty_amount_problem
+from .results import check_final_scores, final_results
 from .rules import PRESETS, Chombo, Ruleset, load_ruleset, preset_sources
-from .validate import check_penalty_amounts
+from .validate import check_penalty_amounts, penalty_amount_problem
 
 __all__ = [
     "PRESETS",

@@ -11,8 +11,7 @@ from typing import Any
 
 from .errors import RecordError, as_int
 from .rules import Ruleset
-
-PENALTY_KINDS = ("chombo", "lateness", "obstruction", "score_sheet", "all_last_sheet", "other")
+from .validate import MAX_PENALTY_POINTS, parse_substitutes, penalty_points
 
 
 def check_final_scores(
@@ -71,114 +70,6 @@ def _place_bonus(
     return out, rank
 
 
-# Chosen bounds (issue 16.7): a penalty above a million points exists in no rulebook (EMA 2025
-# 7.1-7.5 deal in thousands); minutes late beyond a day are a typing error.
-MAX_PENALTY_POINTS = 1_000_000
-MAX_PENALTY_MINUTES = 24 * 60
-
-
-# EMA 2025 6.12: obstruction is "8,000 or 12,000 points, or in serious or repeated cases ...
-# between 12,000 and 48,000".
-OBSTRUCTION_MIN, OBSTRUCTION_SERIOUS, OBSTRUCTION_MAX = 8000, 12000, 48000
-
-
-def penalty_amount_problem(kind: object, points: int, rules: Ruleset) -> str | None:
-    """Why ``points`` is not an amount the rule text allows for a penalty of ``kind``, or
-    None. Under EMA rules (ruleset ids ``ema-*``): obstruction 8,000, or 12,000 to 48,000
-    (EMA 2025 6.12); score sheet a multiple of 2,000, each player's 2,000 per mistake or
-    unsigned sheet (7.5); lateness a multiple of 1,000, per started minute (7.2). Other
-    rulesets do not fix these amounts."""
-    if not rules.id.startswith("ema"):
-        return None
-    if (
-        kind == "obstruction"
-        and points != OBSTRUCTION_MIN
-        and not OBSTRUCTION_SERIOUS <= points <= OBSTRUCTION_MAX
-    ):
-        return (
-            f"obstruction is {OBSTRUCTION_MIN:,} or {OBSTRUCTION_SERIOUS:,} points, or between "
-            f"{OBSTRUCTION_SERIOUS:,} and {OBSTRUCTION_MAX:,} in serious or repeated cases "
-            f"(EMA 2025 6.12), not {points:,}"
-        )
-    if kind == "score_sheet" and points % rules.score_sheet_penalty:
-        return (
-            f"a score-sheet penalty is {rules.score_sheet_penalty:,} points per mistake or "
-            f"unsigned sheet (EMA 2025 7.5): a multiple of {rules.score_sheet_penalty:,}, "
-            f"not {points:,}"
-        )
-    if kind == "lateness" and points % rules.lateness_per_minute:
-        return (
-            f"lateness is {rules.lateness_per_minute:,} points per started minute (EMA 2025 "
-            f"7.2): a multiple of {rules.lateness_per_minute:,}, not {points:,}"
-        )
-    return None
-
-
-def penalty_points(p: Mapping[str, object], i: int, rules: Ruleset) -> tuple[int, int]:
-    """(seat, points) of penalty ``i``; the amount from the rules where the kind fixes it."""
-    field = f"penalties[{i}]"
-    if not isinstance(p, Mapping):
-        raise RecordError("a penalty must be an object", field=field)
-    seat, kind, points = as_int(p.get("seat")), p.get("kind", "other"), p.get("points")
-    if seat is None or not 0 <= seat < rules.players:
-        raise RecordError(f"seat must be 0..{rules.players - 1}", field=f"{field}.seat")
-    if kind not in PENALTY_KINDS:
-        raise RecordError(f"kind must be one of {', '.join(PENALTY_KINDS)}", field=f"{field}.kind")
-    cap = rules.lateness_per_minute * rules.lateness_max_minutes
-    if kind == "lateness" and points is None:
-        minutes = p.get("minutes")
-        if (
-            not isinstance(minutes, (int, float))
-            or isinstance(minutes, bool)
-            or not 0 < minutes <= MAX_PENALTY_MINUTES  # also NaN and infinity (issue 16.7)
-        ):
-            raise RecordError(
-                f"lateness needs points or minutes (1 to {MAX_PENALTY_MINUTES})",
-                field=f"{field}.minutes",
-            )
-        points = math.ceil(minutes) * rules.lateness_per_minute  # EMA 2025 7.2: per started minute
-    if points is None:
-        defaults = {
-            "score_sheet": rules.score_sheet_penalty,  # EMA 2025 7.5
-            "all_last_sheet": rules.all_last_sheet_penalty,  # EMA 2025 6.10
-            # A paper sheet's chombo (EMA 2025 3.4.6), where the rules deduct it after uma.
-            "chombo": rules.chombo.points if rules.chombo.mode == "penalty" else None,
-        }
-        points = defaults.get(str(kind))
-    amount = as_int(points)
-    if amount is None or not 0 < amount <= MAX_PENALTY_POINTS:
-        raise RecordError(
-            f"points must be a whole number from 1 to {MAX_PENALTY_POINTS:,}",
-            field=f"{field}.points",
-        )
-    if kind == "lateness" and amount > cap:
-        # EMA 2025 7.3: later than 10 minutes means a substitute, not a lateness penalty.
-        raise RecordError(
-            f"lateness is at most {cap}; a later player is substituted", field=f"{field}.points"
-        )
-    return seat, amount
-
-
-def parse_substitutes(subs: Sequence[Mapping[str, object]], rules: Ruleset) -> dict[int, str]:
-    """Seat -> "start" | "during" (EMA 2025 7.3)."""
-    out: dict[int, str] = {}
-    for i, s in enumerate(subs):
-        field = f"substitutes[{i}]"
-        if rules.substitute_rule == "none":
-            raise RecordError("these rules have no substitutes", field=field)
-        if not isinstance(s, Mapping):
-            raise RecordError("a substitute must be an object", field=field)
-        seat, when = as_int(s.get("seat")), s.get("from")
-        if seat is None or not 0 <= seat < rules.players:
-            raise RecordError(f"seat must be 0..{rules.players - 1}", field=f"{field}.seat")
-        if when not in ("start", "during"):
-            raise RecordError('from must be "start" or "during"', field=f"{field}.from")
-        if seat in out:
-            raise RecordError("the same seat is substituted twice", field=f"{field}.seat")
-        out[seat] = str(when)
-    return out
-
-
 def _tenhou_round(value: int) -> int:
     """To the nearest 1,000, a remainder of 500 or less toward zero (game-record.md)."""
     q, r = divmod(abs(value), 1000)
@@ -193,14 +84,50 @@ def final_results(
     penalties: Sequence[Mapping[str, object]] = (),
     substitutes: Sequence[Mapping[str, object]] = (),
 ) -> dict[str, Any]:
-    """The ``final`` object of the replay output (formats/game-record.md).
+    """The ``final`` object of the replay output (formats/game-record.md), from penalties and
+    substitutes as a record writes them (parsed by validate.py's ``penalty_points`` and
+    ``parse_substitutes``).
 
     ``scores`` are the table scores; sticks left on the table go to first place (EMA 2025
     3.7, split on a tie, decimals rounded down) and are included in the returned ``scores``.
     """
     check_final_scores(scores=scores, rules=rules, riichi_sticks_left=riichi_sticks_left)
+    substituted = parse_substitutes(substitutes, rules)
+    deducted = [penalty_points(p, i, rules) for i, p in enumerate(penalties)]
+    return _tally(scores, rules, riichi_sticks_left, deducted, substituted)
+
+
+def final_results_of_replay(
+    *,
+    scores: Sequence[int],
+    rules: Ruleset,
+    riichi_sticks_left: int,
+    penalties: Sequence[tuple[int, int]],
+    substitutes: Mapping[int, str],
+) -> dict[str, Any]:
+    """``final_results`` of a replayed record, whose penalties ((seat, points), the chombo
+    hands' added) and substitutes (seat -> "start" | "during") validate.py has parsed."""
+    check_final_scores(scores=scores, rules=rules, riichi_sticks_left=riichi_sticks_left)
+    for i, (_seat, points) in enumerate(penalties):
+        if not 0 < points <= MAX_PENALTY_POINTS:
+            # A chombo hand's penalty is the rules' chombo.points (EMA 2025 3.4.6), which a
+            # ruleset may set outside the bounds that ``penalty_points`` holds a record to.
+            raise RecordError(
+                f"points must be a whole number from 1 to {MAX_PENALTY_POINTS:,}",
+                field=f"penalties[{i}].points",
+            )
+    return _tally(scores, rules, riichi_sticks_left, penalties, substitutes)
+
+
+def _tally(
+    scores: Sequence[int],
+    rules: Ruleset,
+    riichi_sticks_left: int,
+    penalties: Sequence[tuple[int, int]],
+    subs: Mapping[int, str],
+) -> dict[str, Any]:
+    """Ranks, uma, oka, leftover sticks, substitutes' scores and penalties (EMA 2025 3.7)."""
     n = rules.players
-    subs = parse_substitutes(substitutes, rules)
     seats = list(range(n))
     # Oka = (return - start) x players, to first place (game-record.md; Ari-Ari 9.2 step 4).
     oka_bonus = [(rules.return_points - rules.start_points) * n] + [0] * (n - 1)
@@ -242,8 +169,7 @@ def final_results(
         raw = [rounded[s] for s in seats]
 
     penalty = [0] * n
-    for i, p in enumerate(penalties):
-        seat, points = penalty_points(p, i, rules)
+    for seat, points in penalties:
         penalty[seat] += points
     return {
         "scores": final_scores,

@@ -125,13 +125,15 @@ def _settle_nagashi(hand: Hand, t: Table, rules: Ruleset, deltas: list[int]) -> 
     is scored as a tsumo); no counters are paid and the sticks stay, as after a draw."""
     yakuman = 1 if rules.players == 3 else 0
     for seat in hand.nagashi:
-        p = hand_payment(
-            han=0 if yakuman else 5, fu=None, yakuman=yakuman, dealer=seat == t.dealer, rules=rules
+        _, from_dealer, from_other = _win_payment(
+            Win(winner=seat, han=0 if yakuman else 5, fu=None, yakuman=yakuman, pao=None),
+            dealer=seat == t.dealer,
+            rules=rules,
         )
         for payer in range(rules.players):
             if payer in hand.nagashi:
                 continue
-            share = p.tsumo_dealer if payer == t.dealer else p.tsumo_non_dealer
+            share = from_dealer if payer == t.dealer else from_other
             deltas[payer] -= share
             deltas[seat] += share
     return Settlement(

@@ -1,7 +1,9 @@
 """Parse and check a game record (formats/game-record.md) into typed, immutable values.
 
-Everything a hand can be checked for without the game state is checked here; each error
-names the hand index and the field, and nothing is applied.
+Everything a hand can be checked for without the game state is checked here, and everything
+else the record carries is parsed here too (the ruleset, penalties with their amounts from the
+rules, substitutes), so that the replay reads the record in this one module before it plays
+it; each error names the hand index and the field, and nothing is applied.
 
 Extension of the format (optional, backwards compatible; see scoring/engine/README.md):
 any hand may carry ``"time_signal": true``, the hand in progress when the EMA 2025 7.4
@@ -14,12 +16,12 @@ ignore it. A record without it replays exactly as before.
 from __future__ import annotations
 
 import dataclasses
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from .constants import RECORD_FORMAT as FORMAT
 from .errors import RecordError, as_int
-from .results import parse_substitutes, penalty_amount_problem, penalty_points
 from .rules import Ruleset, load_ruleset
 
 OUTCOMES = ("ron", "tsumo", "draw", "nagashi", "abortive", "chombo")
@@ -87,8 +89,10 @@ class Record:
     players: tuple[str, ...]
     hands: tuple[Hand, ...]
     end: str
-    penalties: tuple[Mapping[str, object], ...]
-    substitutes: tuple[Mapping[str, object], ...]
+    # (seat, points) of each penalty, deducted after uma (EMA 2025 6.1.4).
+    penalties: tuple[tuple[int, int], ...]
+    # Seat -> "start" | "during": when a substitute took the seat (EMA 2025 7.3).
+    substitutes: Mapping[int, str]
     # A paper score sheet (extension): the final table scores and riichi sticks left.
     final_scores: tuple[tuple[int, ...], int] | None = None
 
@@ -263,15 +267,128 @@ def _check_multiple_ron(c: _Checker, count: int) -> None:
         raise c.fail("wins", "too many winners")
 
 
+# Penalties and substitutes (EMA 2025 6.10, 6.12, 7.2, 7.3, 7.5), parsed here with the rest of
+# the record; results.py's ``final_results`` uses the same parsers for those given to it raw.
+PENALTY_KINDS = ("chombo", "lateness", "obstruction", "score_sheet", "all_last_sheet", "other")
+
+# Chosen bounds (issue 16.7): a penalty above a million points exists in no rulebook (EMA 2025
+# 7.1-7.5 deal in thousands); minutes late beyond a day are a typing error.
+MAX_PENALTY_POINTS = 1_000_000
+MAX_PENALTY_MINUTES = 24 * 60
+
+
+# EMA 2025 6.12: obstruction is "8,000 or 12,000 points, or in serious or repeated cases ...
+# between 12,000 and 48,000".
+OBSTRUCTION_MIN, OBSTRUCTION_SERIOUS, OBSTRUCTION_MAX = 8000, 12000, 48000
+
+
+def penalty_amount_problem(kind: object, points: int, rules: Ruleset) -> str | None:
+    """Why ``points`` is not an amount the rule text allows for a penalty of ``kind``, or
+    None. Under EMA rules (ruleset ids ``ema-*``): obstruction 8,000, or 12,000 to 48,000
+    (EMA 2025 6.12); score sheet a multiple of 2,000, each player's 2,000 per mistake or
+    unsigned sheet (7.5); lateness a multiple of 1,000, per started minute (7.2). Other
+    rulesets do not fix these amounts."""
+    if not rules.id.startswith("ema"):
+        return None
+    if (
+        kind == "obstruction"
+        and points != OBSTRUCTION_MIN
+        and not OBSTRUCTION_SERIOUS <= points <= OBSTRUCTION_MAX
+    ):
+        return (
+            f"obstruction is {OBSTRUCTION_MIN:,} or {OBSTRUCTION_SERIOUS:,} points, or between "
+            f"{OBSTRUCTION_SERIOUS:,} and {OBSTRUCTION_MAX:,} in serious or repeated cases "
+            f"(EMA 2025 6.12), not {points:,}"
+        )
+    if kind == "score_sheet" and points % rules.score_sheet_penalty:
+        return (
+            f"a score-sheet penalty is {rules.score_sheet_penalty:,} points per mistake or "
+            f"unsigned sheet (EMA 2025 7.5): a multiple of {rules.score_sheet_penalty:,}, "
+            f"not {points:,}"
+        )
+    if kind == "lateness" and points % rules.lateness_per_minute:
+        return (
+            f"lateness is {rules.lateness_per_minute:,} points per started minute (EMA 2025 "
+            f"7.2): a multiple of {rules.lateness_per_minute:,}, not {points:,}"
+        )
+    return None
+
+
+def penalty_points(p: Mapping[str, object], i: int, rules: Ruleset) -> tuple[int, int]:
+    """(seat, points) of penalty ``i``; the amount from the rules where the kind fixes it."""
+    field = f"penalties[{i}]"
+    if not isinstance(p, Mapping):
+        raise RecordError("a penalty must be an object", field=field)
+    seat, kind, points = as_int(p.get("seat")), p.get("kind", "other"), p.get("points")
+    if seat is None or not 0 <= seat < rules.players:
+        raise RecordError(f"seat must be 0..{rules.players - 1}", field=f"{field}.seat")
+    if kind not in PENALTY_KINDS:
+        raise RecordError(f"kind must be one of {', '.join(PENALTY_KINDS)}", field=f"{field}.kind")
+    cap = rules.lateness_per_minute * rules.lateness_max_minutes
+    if kind == "lateness" and points is None:
+        minutes = p.get("minutes")
+        if (
+            not isinstance(minutes, (int, float))
+            or isinstance(minutes, bool)
+            or not 0 < minutes <= MAX_PENALTY_MINUTES  # also NaN and infinity (issue 16.7)
+        ):
+            raise RecordError(
+                f"lateness needs points or minutes (1 to {MAX_PENALTY_MINUTES})",
+                field=f"{field}.minutes",
+            )
+        points = math.ceil(minutes) * rules.lateness_per_minute  # EMA 2025 7.2: per started minute
+    if points is None:
+        defaults = {
+            "score_sheet": rules.score_sheet_penalty,  # EMA 2025 7.5
+            "all_last_sheet": rules.all_last_sheet_penalty,  # EMA 2025 6.10
+            # A paper sheet's chombo (EMA 2025 3.4.6), where the rules deduct it after uma.
+            "chombo": rules.chombo.points if rules.chombo.mode == "penalty" else None,
+        }
+        points = defaults.get(str(kind))
+    amount = as_int(points)
+    if amount is None or not 0 < amount <= MAX_PENALTY_POINTS:
+        raise RecordError(
+            f"points must be a whole number from 1 to {MAX_PENALTY_POINTS:,}",
+            field=f"{field}.points",
+        )
+    if kind == "lateness" and amount > cap:
+        # EMA 2025 7.3: later than 10 minutes means a substitute, not a lateness penalty.
+        raise RecordError(
+            f"lateness is at most {cap}; a later player is substituted", field=f"{field}.points"
+        )
+    return seat, amount
+
+
+def parse_substitutes(subs: Sequence[Mapping[str, object]], rules: Ruleset) -> dict[int, str]:
+    """Seat -> "start" | "during" (EMA 2025 7.3)."""
+    out: dict[int, str] = {}
+    for i, s in enumerate(subs):
+        field = f"substitutes[{i}]"
+        if rules.substitute_rule == "none":
+            raise RecordError("these rules have no substitutes", field=field)
+        if not isinstance(s, Mapping):
+            raise RecordError("a substitute must be an object", field=field)
+        seat, when = as_int(s.get("seat")), s.get("from")
+        if seat is None or not 0 <= seat < rules.players:
+            raise RecordError(f"seat must be 0..{rules.players - 1}", field=f"{field}.seat")
+        if when not in ("start", "during"):
+            raise RecordError('from must be "start" or "during"', field=f"{field}.from")
+        if seat in out:
+            raise RecordError("the same seat is substituted twice", field=f"{field}.seat")
+        out[seat] = str(when)
+    return out
+
+
 def _check_penalties(
     c: _Checker, raw: object, *, sheet: bool = False
-) -> tuple[Mapping[str, object], ...]:
+) -> tuple[tuple[int, int], ...]:
     """``sheet``: the record is a paper score sheet (extension ``final_scores``), which has
     no hands, so its chombos are penalties of kind "chombo" (EMA 2025 3.4.6)."""
     if raw is None:
         return ()
     if not isinstance(raw, Sequence) or isinstance(raw, str):
         raise c.fail("penalties", "penalties must be a list")
+    parsed: list[tuple[int, int]] = []
     for i, p in enumerate(raw):
         if isinstance(p, Mapping) and p.get("kind") == "chombo":
             if not sheet:
@@ -288,8 +405,8 @@ def _check_penalties(
                     f"penalties[{i}].points",
                     f"a chombo is {c.rules.chombo.points} points under these rules",
                 )
-        penalty_points(p, i, c.rules)  # checked now, so a game in progress is checked too
-    return tuple(raw)
+        parsed.append(penalty_points(p, i, c.rules))  # now, so a game in progress is checked too
+    return tuple(parsed)
 
 
 def _check_final_scores(
@@ -367,7 +484,7 @@ def check_penalty_amounts(record: Mapping[str, object]) -> None:
         for i, p in enumerate(entries):
             assert isinstance(p, Mapping)
             if key == "penalties":
-                _seat, amount = penalty_points(p, i, rec.rules)  # with the rules' defaults
+                _seat, amount = rec.penalties[i]  # with the rules' defaults
             else:
                 amount = as_int(p.get("points")) or 0
             problem = penalty_amount_problem(p.get("kind", "other"), amount, rec.rules)
@@ -413,7 +530,7 @@ def parse_record(record: Mapping[str, object]) -> Record:
     substitutes = record.get("substitutes") or ()
     if not isinstance(substitutes, Sequence) or isinstance(substitutes, str):
         raise c.fail("substitutes", "substitutes must be a list")
-    parse_substitutes(substitutes, rules)
+    substituted = parse_substitutes(substitutes, rules)
     for i, sub in enumerate(substitutes):
         replaces = sub.get("replaces") if isinstance(sub, Mapping) else None
         if replaces is not None and not isinstance(replaces, str):
@@ -428,6 +545,6 @@ def parse_record(record: Mapping[str, object]) -> Record:
         hands=parsed,
         end=str(end),
         penalties=_check_penalties(c, record.get("penalties"), sheet=final_scores is not None),
-        substitutes=tuple(substitutes),
+        substitutes=substituted,
         final_scores=final_scores,
     )

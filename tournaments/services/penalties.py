@@ -20,7 +20,7 @@ from core.models import Player
 from scoring.engine import Ruleset, load_ruleset
 
 # EMA 2025 6.12 amounts, shared with the engine's game-record check.
-from scoring.engine.results import OBSTRUCTION_MAX, OBSTRUCTION_MIN, OBSTRUCTION_SERIOUS
+from scoring.engine.validate import OBSTRUCTION_MAX, OBSTRUCTION_MIN, OBSTRUCTION_SERIOUS
 from scoring.models import Game, GameSeat
 from tournaments.models import Penalty, Registration, Seat, Session, Table, Tournament
 from tournaments.standings.tasks import enqueue_recompute
