@@ -20,11 +20,12 @@ from functools import partial
 from typing import Any
 
 from django.db import transaction
+from django.db.models import Exists, OuterRef
 
 from core.audit import audited
 from core.errors import StateConflict, ValidationFailed
 from core.models import Player
-from tournaments.models import Cut, Registration, Seat, Session, StandingRow, Tournament
+from tournaments.models import Cut, Registration, Seat, Session, StandingRow, Table, Tournament
 from tournaments.selectors import cut_in_force, planned_registrations, table_size
 from tournaments.standings.ranking import tie_breaks_of
 from tournaments.standings.services import compute_standings, recompute_standings
@@ -134,15 +135,22 @@ def _choose(
     return rows, line
 
 
+def _locked_sessions_after(tournament: Tournament, number: int, tables: Any, **filters: Any) -> Any:
+    """The sessions after `number` that have one of `tables`, locked. An EXISTS, not a join
+    with DISTINCT: PostgreSQL refuses FOR UPDATE on a DISTINCT query."""
+    return Session.objects.select_for_update().filter(
+        Exists(tables.filter(session=OuterRef("pk"))),
+        tournament=tournament,
+        number__gt=number,
+        **filters,
+    )
+
+
 def _seat_next(actor: Any, tournament: Tournament, cut: Cut) -> Session:
     """Seat session k+1 with the qualified players; later sessions seated before the cut
     lose their tables (they held players who are out), to be seated by plans."""
     number = cut.after_session + 1
-    for later in (
-        Session.objects.select_for_update()
-        .filter(tournament=tournament, number__gt=number, tables__isnull=False)
-        .distinct()
-    ):
+    for later in _locked_sessions_after(tournament, number, Table.objects.all()):
         with audited(
             actor=actor,
             action="session.unseat",
@@ -321,11 +329,7 @@ def undo_cut(*, actor: Any, tournament: Tournament, cut: Cut) -> None:
             "field, so the cut can no longer be undone.",
             field="cut",
         )
-    for later in (
-        Session.objects.select_for_update()
-        .filter(tournament=tournament, number__gt=cut.after_session, tables__isnull=False)
-        .distinct()
-    ):
+    for later in _locked_sessions_after(tournament, cut.after_session, Table.objects.all()):
         with audited(
             actor=actor,
             action="session.unseat",
@@ -435,15 +439,11 @@ def promote_at_cut(*, actor: Any, tournament: Tournament, cut: Cut, replaces: An
         cut.order = order
         cut.save(update_fields=["order"])
         audit.note(promoted=into.player_id, replaces=out_id)
-    for session in (
-        Session.objects.select_for_update()
-        .filter(
-            tournament=tournament,
-            number__gt=cut.after_session,
-            status__in=(Session.Status.PLANNED, Session.Status.SEATED),
-            tables__seats__player_id=out_id,
-        )
-        .distinct()
+    for session in _locked_sessions_after(
+        tournament,
+        cut.after_session,
+        Table.objects.filter(seats__player_id=out_id),
+        status__in=(Session.Status.PLANNED, Session.Status.SEATED),
     ):
         _reseat(actor, session, out.player, into.player, cut)
     recompute_standings(tournament_id=tournament.pk)
