@@ -804,6 +804,13 @@
       var tiles = form.querySelector("details.tiles");
       if (tiles) tiles.open = false;
       clearPreview();
+      // The page goes back to the top now, as the thumb leaves Confirm, not when the answer
+      // comes: a scroll then would move the next hand's chips under a tap already pressed.
+      window.scrollTo(0, 0);
+      // "Enter the final scores from paper" belongs to a game without hands: it goes now too
+      // (hidden: the answer removes it), not above the next hand's chips when the answer comes.
+      var paper = document.getElementById("paper-link");
+      if (paper) paper.hidden = true;
       if (online) confirmOnline(parsed, sent);
       else queueHand(parsed, sent);
     });
@@ -817,10 +824,13 @@
       var button = document.getElementById("confirm-hand");
       if (button) button.disabled = true;
       confirming = true;
-      // The last hand's "Hand saved." goes now: the next one says this hand is saved.
-      document.querySelectorAll("#main > .messages").forEach(function (node) {
-        node.remove();
-      });
+      // The last hand's "Hand saved." makes way now for "Sending…", which the answer's message
+      // replaces in the same place: the form below does not move when the answer comes.
+      var said = pendingMessage();
+      // The time signal box goes once a hand carries the signal (EMA 2025 7.4): hidden now (a
+      // refused hand is posted again with it), removed when the answer comes.
+      var signalBox = form.querySelector("fieldset.time-signal");
+      if (signalBox && sent.time_signal) signalBox.hidden = true;
       var body = new URLSearchParams();
       Object.keys(sent).forEach(function (key) {
         sent[key].forEach(function (value) {
@@ -846,17 +856,18 @@
               // The time signal box goes once a hand carries the signal (EMA 2025 7.4).
               var box = form.querySelector("fieldset.time-signal");
               if (box && !fresh.querySelector("fieldset.time-signal")) box.remove();
+              else if (box) box.hidden = false;
               ["time-signal-note", "paper-link"].forEach(function (id) {
                 var node = document.getElementById(id);
                 if (node && !doc.getElementById(id)) node.remove();
+                else if (node) node.hidden = false;
               });
-              var main = document.getElementById("main");
-              var said = doc.querySelector("#main > .messages");
-              if (said) main.insertBefore(document.importNode(said, true), main.firstChild);
+              var theirs = doc.querySelector("#main > .messages");
+              if (theirs) said.replaceWith(document.importNode(theirs, true));
+              else said.remove();
               done();
               if (formIsPristine()) {
                 clearPreview();
-                window.scrollTo(0, 0);
               } else {
                 // The next hand, tapped meanwhile: previewed again from the saved table.
                 form.dispatchEvent(new Event("change", { bubbles: true }));
@@ -886,9 +897,20 @@
         .catch(function () {
           // No answer: the phone keeps the hand (if the server did save it, the queue's 409
           // finds it there and takes it as arrived).
+          said.remove();
           done();
           queueHand(parsed, sent);
         });
+    }
+
+    function pendingMessage() {
+      document.querySelectorAll("#main > .messages").forEach(function (node) {
+        node.remove();
+      });
+      var main = document.getElementById("main");
+      var node = el("ul", { class: "messages", id: "confirm-message" }, [el("li", { class: "info", text: T.sending })]);
+      main.insertBefore(node, main.firstChild);
+      return node;
     }
 
     // The form's fields as fieldsOf() read them.
@@ -904,6 +926,10 @@
     // `sent`: the form's fields as Confirm took them (the form is empty again, or holds the
     // next hand's taps).
     function queueHand(parsed, sent) {
+      // The note and the waiting list above the form show now, with the tap on Confirm, not
+      // when IndexedDB answers: the form below does not move under the next hand's taps.
+      flash(T.queued);
+      if (panel) panel.hidden = false;
       allItems()
         .then(function (items) {
           var mine = gameItems(items, config.game);
@@ -930,7 +956,6 @@
             if (formIsPristine()) {
               if (canScore) clearPreview();
               else showOfflinePreview();
-              window.scrollTo(0, 0);
             }
             return render().then(function (items) {
               // The next hand, tapped meanwhile: previewed after the hand just kept.
@@ -941,6 +966,8 @@
           function (error) {
             // Not kept on the phone: the hand goes back into the form, unless the next one
             // is being tapped already.
+            flash("");
+            render();
             if (formIsPristine()) fill(sent);
             throw error;
           },
