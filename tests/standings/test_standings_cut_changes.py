@@ -233,3 +233,22 @@ def test_the_cuts_page_and_marks_read_in_the_page_language(
     assert all(word in page for word in words), page
     assert english not in page
     assert "out at the cut after session 2" not in standings
+
+
+def test_console_promotes_the_next_player_for_a_dropped_finalist() -> None:
+    tournament, players = _first_two_sessions()
+    client = _organiser(tournament)
+    cut = _cut(client, tournament, 2, 16)
+    organiser = StaffRole.objects.get(tournament=tournament, role="organiser").user
+    web = Client()
+    web.force_login(organiser)
+    url = f"/t/{tournament.slug}/console/cuts/"
+    assert "promote-at-cut" not in web.get(url).content.decode()  # nobody dropped yet
+    registration = Registration.objects.get(tournament=tournament, player=players[4])
+    drop_player(actor=organiser, registration=registration, reason="ill")
+    page = web.get(url).content.decode()
+    assert f'<option value="{players[4].pk}">' in page
+    answer = web.post(f"{url}{cut['id']}/promote/", {"replaces": players[4].pk}, follow=True)
+    first_out = cut["line"]["first_out"]
+    assert f"{first_out['name']} qualifies in place" in answer.content.decode()
+    assert first_out["player"] in Cut.objects.get(pk=cut["id"]).qualified_ids
