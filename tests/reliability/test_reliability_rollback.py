@@ -33,11 +33,10 @@ def failing_after(real: Callable[..., Any]) -> Callable[..., Any]:
 
 @pytest.fixture
 def audit_fails(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    """Make the last step of the hand and CSV services (the audit write, core.audit.audited's
-    record_audit) raise."""
-    from core import audit as audit_module
-
-    monkeypatch.setattr(audit_module, "record_audit", failing_after(audit_module.record_audit))
+    """Make the last step of the hand and CSV services, the audit entry's insert, raise once
+    it is written. Patched at the insert itself, so every caller of core.audit (audited,
+    record_audit imported by name) meets it."""
+    monkeypatch.setattr(AuditEntry.objects, "create", failing_after(AuditEntry.objects.create))
     yield
 
 
@@ -78,16 +77,14 @@ def test_database_error_inside_add_hand_rolls_back_every_write(
 def test_database_error_behind_the_api_answers_500_keeps_nothing_and_a_retry_applies_once(
     event: Event, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from core import audit as audit_module
-
     game = event.games[0]
     client = event.client()
     client.raise_request_exception = False
     key = str(uuid.uuid4())
     body = {"version": 0, "hand": ron(winner=3, loser=1, han=2, fu=30)}
     url = f"/api/v1/games/{game.pk}/hands/"
-    real_audit = audit_module.record_audit
-    monkeypatch.setattr(audit_module, "record_audit", failing_after(real_audit))
+    real_create = AuditEntry.objects.create
+    monkeypatch.setattr(AuditEntry.objects, "create", failing_after(real_create))
 
     failed = client.post(url, body, format="json", HTTP_IDEMPOTENCY_KEY=key)
 
@@ -96,7 +93,7 @@ def test_database_error_behind_the_api_answers_500_keeps_nothing_and_a_retry_app
     assert not IdempotencyRecord.objects.filter(key=key).exists()
     assert not AuditEntry.objects.filter(game_id=game.pk).exists()
 
-    monkeypatch.setattr(audit_module, "record_audit", real_audit)
+    monkeypatch.setattr(AuditEntry.objects, "create", real_create)
     retried = client.post(url, body, format="json", HTTP_IDEMPOTENCY_KEY=key)
     assert retried.status_code == 201, retried.content
     assert Hand.objects.filter(game=game).count() == 1
