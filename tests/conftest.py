@@ -20,6 +20,7 @@ from django.conf import settings
 from django.db import connections
 from django.utils import translation
 
+import tournaments.seating
 from config.celery import app as celery_app
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -158,6 +159,16 @@ def _eager_celery_unless_broker_test(request: pytest.FixtureRequest) -> Iterator
     celery_app.conf.task_always_eager = eager or not settings.CELERY_BROKER_URL
     yield
     celery_app.conf.task_always_eager = previous
+
+
+@pytest.fixture
+def short_seating_search(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Seating plans search 1/8 of the default iterations: the 8 s budget's iteration cap is
+    about 8 s of CPU per plan whose fewest-meetings bound cannot be reached (8 players over 4
+    sessions). The page and browser tests use it (they check the pages, not the search, which
+    tests/seating does); every plan is still searched, validated and shown. test_web_console's
+    plan test took 6.0 s, 1.1 s with it."""
+    monkeypatch.setattr(tournaments.seating, "_STEPS_PER_SECOND_PLAYER", 2_000)
 
 
 def _database_url_for_worker() -> str:

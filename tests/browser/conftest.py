@@ -107,6 +107,11 @@ def console_log(chromium: Any, monkeypatch: pytest.MonkeyPatch) -> Iterator[Cons
     assert violations == [], "Content-Security-Policy violations:\n" + "\n".join(violations)
 
 
+@pytest.fixture(autouse=True)
+def _short_seating_search(short_seating_search: None) -> None:
+    """The pages' seating plans search less (tests/conftest.py)."""
+
+
 @pytest.fixture
 def artifacts() -> Path:
     ARTIFACTS.mkdir(parents=True, exist_ok=True)

@@ -7,7 +7,6 @@ from typing import Any
 import pytest
 from django.test import Client
 
-import tournaments.seating
 from tests.factories import (
     GameFactory,
     PlayerFactory,
@@ -22,13 +21,8 @@ from tournaments.models import StaffRole
 
 
 @pytest.fixture(autouse=True)
-def _short_seating_search(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The pages' seating plans search 1/8 of the default iterations (the 8 s budget's
-    iteration cap: about 8 s of CPU per plan whose fewest-meetings bound cannot be reached, as
-    for 8 players over 4 sessions). These tests check the pages, not the search (tests/seating
-    does); each plan is still searched, validated and shown. test_web_console's plan test took
-    6.0 s of CPU, the console, roster-day and seating files 27 s of CPU together."""
-    monkeypatch.setattr(tournaments.seating, "_STEPS_PER_SECOND_PLAYER", 2_000)
+def _short_seating_search(short_seating_search: None) -> None:
+    """The pages' seating plans search less (tests/conftest.py)."""
 
 
 @pytest.fixture
