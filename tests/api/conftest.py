@@ -71,12 +71,6 @@ def client_for(user: User | None) -> APIClient:
     return client
 
 
-@pytest.fixture(autouse=True)
-def _fast_password_hashing(settings: Any) -> None:
-    """The world has eight users; the production hasher would take seconds per test."""
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
 @pytest.fixture(scope="module")
 def _module_world(django_db_setup: None, django_db_blocker: Any) -> Iterator[World]:
     """The world, built once per test module inside a transaction that is rolled back after the
