@@ -146,10 +146,9 @@ def _locked_sessions_after(tournament: Tournament, number: int, tables: Any, **f
     )
 
 
-def _seat_next(actor: Any, tournament: Tournament, cut: Cut) -> Session:
-    """Seat session k+1 with the qualified players; later sessions seated before the cut
-    lose their tables (they held players who are out), to be seated by plans."""
-    number = cut.after_session + 1
+def _unseat_sessions_after(actor: Any, tournament: Tournament, number: int, **note: Any) -> None:
+    """The sessions after `number` lose their tables and are planned again (audited as
+    `session.unseat`, with `note`): they held a field the cut changed."""
     for later in _locked_sessions_after(tournament, number, Table.objects.all()):
         with audited(
             actor=actor,
@@ -161,7 +160,14 @@ def _seat_next(actor: Any, tournament: Tournament, cut: Cut) -> Session:
             replace_tables(actor=actor, session=later, tables=[])
             later.status = Session.Status.PLANNED
             later.save(update_fields=["status"])
-            audit.note(cut=cut.pk)
+            audit.note(**note)
+
+
+def _seat_next(actor: Any, tournament: Tournament, cut: Cut) -> Session:
+    """Seat session k+1 with the qualified players; later sessions seated before the cut
+    lose their tables (they held players who are out), to be seated by plans."""
+    number = cut.after_session + 1
+    _unseat_sessions_after(actor, tournament, number, cut=cut.pk)
     session, _ = Session.objects.get_or_create(
         tournament=tournament,
         number=number,
@@ -329,18 +335,7 @@ def undo_cut(*, actor: Any, tournament: Tournament, cut: Cut) -> None:
             "field, so the cut can no longer be undone.",
             field="cut",
         )
-    for later in _locked_sessions_after(tournament, cut.after_session, Table.objects.all()):
-        with audited(
-            actor=actor,
-            action="session.unseat",
-            obj=later,
-            tournament_id=tournament.pk,
-            snapshot=partial(session_snapshot, later),
-        ) as audit:
-            replace_tables(actor=actor, session=later, tables=[])
-            later.status = Session.Status.PLANNED
-            later.save(update_fields=["status"])
-            audit.note(cut_undone=cut.pk)
+    _unseat_sessions_after(actor, tournament, cut.after_session, cut_undone=cut.pk)
     with audited(
         actor=actor,
         action="tournament.cut_undo",
