@@ -240,6 +240,7 @@ REST_FRAMEWORK = {
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
     "PAGE_SIZE": 50,
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_METADATA_CLASS": "core.api.metadata.Metadata",
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Hanchan API",

@@ -314,6 +314,9 @@ def update_registration(*, actor: Any, registration: Registration, **changes: An
     unknown = sorted(set(changes) - {*REGISTRATION_FIELDS, "role", "is_substitute", "team"})
     if unknown:
         raise ValidationFailed(f"{unknown[0]} cannot be changed here.", field=unknown[0])
+    # One registration change at a time per tournament: a change creates and removes teams
+    # across its registrations, and two at once deadlocked (found by the live API fuzzing).
+    list(Tournament.objects.select_for_update().filter(pk=registration.tournament_id).values("pk"))
     registration = (
         Registration.objects.select_for_update(of=("self",))
         .select_related("player", "team")
