@@ -201,7 +201,9 @@ class Tree:
 
 
 def open_entry(browser: Any, tree: Tree, world: dict[str, Any]) -> tuple[Any, str]:
-    context = browser.new_context(viewport=PHONE, locale="en-GB")
+    context = browser.new_context(
+        viewport=PHONE, locale="en-GB", bypass_csp=True
+    )  # wait_for_function evaluates a string: script-src 'self' forbids that
     context.add_init_script(SAVED_AT)
     context.add_cookies(
         [{"name": world["cookie"], "value": world["value"], "url": tree.base, "secure": True}]
