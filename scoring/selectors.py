@@ -7,10 +7,12 @@ Views and API call these; none of them replays a game the database already holds
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
+from django.db import transaction
 from django.db.models import QuerySet
 from django.utils.translation import gettext as _
 
@@ -131,6 +133,27 @@ def game_for_answer(pk: Any, *, rows: bool = False) -> Game | None:
     if rows:
         games = games.annotate(**stored_rows_annotations())
     return games.filter(pk=pk).first()
+
+
+@contextmanager
+def settled_game(pk: Any) -> Iterator[Game | None]:
+    """Game `pk` (read as game_for_answer reads it), or None, for the answer to a write that
+    lost a race (a 409: the API's `current`, the entry page's table and form): the game as the
+    winning write committed it, and one state of it.
+
+    Inside the block the game's row is locked, as every write locks it first
+    (scoring.services._common.lock_game), so no write of this game commits while the caller reads
+    the game, its seats and hands and renders them. Read on their own, each of those would be a
+    statement of its own seeing whatever committed just before it: the game row of one write
+    with the hands of the next (a version that does not count the hands shown). The rows are
+    read by statements after the locking one (issue 30.2). Keep the block short: a writer of
+    this game waits for it."""
+    if pk is None:
+        yield None
+        return
+    with transaction.atomic():
+        games = Game.objects.select_for_update(of=("self",)).select_related(*game_relations())
+        yield games.filter(pk=pk).first()
 
 
 def games_for_writes() -> QuerySet[Game]:

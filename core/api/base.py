@@ -121,17 +121,23 @@ class ServiceErrorsMixin:
     """Maps service errors to answers (see the module docstring); put it before APIView."""
 
     def conflict_state(self, error: ConflictError) -> dict[str, Any] | None:
-        """The current state to send with a 409; views over games return the game."""
+        """The current state to send with a 409, read after the conflict as one committed state
+        (views over games: the game, read under its lock); its `version`, if it has one, is
+        the answer's `current_version`."""
         return None
 
     def handle_exception(self, exc: Exception) -> Response:
         if isinstance(exc, ConflictError):
+            current = self.conflict_state(exc)
+            # The state is read after the conflict: another write may have landed since, so
+            # the version sent is the state's own, never one that does not match it.
+            version = current.get("version") if isinstance(current, dict) else None
             return Response(
                 {
                     "message": exc.message,
                     "field": _api_field(exc.field),
-                    "current_version": exc.current_version,
-                    "current": self.conflict_state(exc),
+                    "current_version": version if isinstance(version, int) else exc.current_version,
+                    "current": current,
                 },
                 status=status.HTTP_409_CONFLICT,
             )

@@ -8,7 +8,7 @@ from typing import Any
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
@@ -27,6 +27,7 @@ from scoring.selectors import (
     chombo_points,
     hands_played,
     offers_time_signal,
+    settled_game,
     table_state,
     tile_warnings,
     waiting_entry,
@@ -191,24 +192,30 @@ def _saved_swap(request: HttpRequest, game: Game) -> HttpResponse:
 
 
 def _conflict(request: HttpRequest, game: Game, form: HandEntryForm) -> HttpResponse:
-    """Someone else wrote first: show the current table and let the referee confirm again."""
-    game.refresh_from_db()
-    data = request.POST.copy()
-    data["expected_version"] = str(game.version)
-    state = table_state(game)
-    fresh = HandEntryForm(
-        data,
-        players=state.players,
-        rules=state.rules,
-        offer_time_signal=offers_time_signal(state),
-    )
-    fresh.is_valid()
-    return render(
-        request,
-        "scoring/entry.html",
-        _entry_context(game, fresh, user=request.user, conflict=True),
-        status=409,
-    )
+    """Someone else wrote first: show the current table and let the referee confirm again.
+
+    The table shown and the version the form carries are read, and the page rendered, under
+    the game's lock (scoring.selectors.settled_game): one committed state, so confirming again
+    enters the hand after the table the referee sees, never after a hand the page left out."""
+    with settled_game(game.pk) as current:
+        if current is None:
+            raise Http404("No such game.")
+        data = request.POST.copy()
+        data["expected_version"] = str(current.version)
+        state = table_state(current)
+        fresh = HandEntryForm(
+            data,
+            players=state.players,
+            rules=state.rules,
+            offer_time_signal=offers_time_signal(state),
+        )
+        fresh.is_valid()
+        return render(
+            request,
+            "scoring/entry.html",
+            _entry_context(current, fresh, user=request.user, conflict=True),
+            status=409,
+        )
 
 
 def _hand_initial(hand: dict[str, Any]) -> dict[str, Any]:

@@ -16,9 +16,12 @@ from typing import Any
 
 import pytest
 from django.db import connection
+from django.test import Client
+from django.urls import reverse
 
 from core.models import AuditEntry, IdempotencyRecord
 from scoring.models import Game, Hand
+from scoring.services import enter_hand
 from tests.factories import ron, tsumo
 from tests.reliability.reliability_support import Event, make_event, on_postgresql
 
@@ -245,7 +248,115 @@ def test_racing_on_two_versions_every_loser_gets_409_with_the_current_game(event
         for loser in (r for r in responses if r.status_code == 409):
             current = loser.json()["current"]
             assert loser.json()["current_version"] == current["version"]
-            # The game as committed when the answer was built; its hands are read by a later
-            # statement, which may already see the next hand (never fewer).
-            assert len(current["hands"]) >= current["version"]
+            # The game as one write committed it: the answer reads it under the game's lock.
+            assert len(current["hands"]) == current["version"]
             assert version <= current["version"] <= game.version
+
+
+# --- the answer to a lost race is one committed state ----------------------------------------
+
+
+class WriteWhileAnswering:
+    """Lands `write` (another referee's entry, on its own thread and connection) at the worst
+    moment of a request that lost a race: when, after the request's locking statement (its
+    service's lock_game, which found the version stale), the request first reads the game's
+    hands for its 409 answer. Installed on the test thread's connection as an execute wrapper.
+
+    The write waits for the game's lock at most `lock_timeout`: while the answer holds the lock
+    (the fix) the write is refused with the database's lock error and rolled back; without it
+    the write commits between the answer's statements."""
+
+    def __init__(self, write: Request) -> None:
+        self.write = write
+        self.hand_table = f'"{Hand._meta.db_table}"'
+        self.locked = False
+        self.fired = False
+        self.outcome: Any = None
+
+    def __call__(self, execute: Any, sql: str, params: Any, many: bool, context: Any) -> Any:
+        if "FOR UPDATE" in sql:
+            self.locked = True
+        elif self.locked and not self.fired and self.hand_table in sql:
+            self.fired = True
+            thread = threading.Thread(target=self._run)
+            thread.start()
+            thread.join(timeout=60)
+        return execute(sql, params, many, context)
+
+    def _run(self) -> None:
+        try:
+            with connection.cursor() as cursor:  # this thread's own connection
+                cursor.execute("SET lock_timeout = '200ms'")
+            self.outcome = self.write()
+        except BaseException as error:  # the lock refused: the write rolled back
+            self.outcome = error
+        finally:
+            connection.close()
+
+
+def enter_directly(event: Event, game: Game, hand: dict[str, Any], *, version: int) -> Game:
+    """The organiser enters a hand through the service (not a request: the test client would
+    take another thread's request error for its own)."""
+    return enter_hand(
+        actor=event.organiser,
+        game=Game.objects.get(pk=game.pk),
+        hand=hand,
+        expected_version=version,
+    ).game
+
+
+@pytest.mark.skipif(not on_postgresql(), reason="needs a second connection (PostgreSQL)")
+def test_the_409_answer_is_the_game_as_one_write_left_it(event: Event) -> None:
+    """A referee loses the race for hand 0; while their 409 answer is read, a third referee
+    enters hand 1. The answer is one committed state: the version, the hands and the summary
+    agree (the phone rebases its queue on `current.version` and `len(current.hands)`,
+    static/js/offline-queue.js), and `current_version` is that state's version."""
+    game = event.games[0]
+    first = ron(winner=1, loser=2, han=2)
+    enter(event, game, first, version=0)
+    writer = WriteWhileAnswering(lambda: enter_directly(event, game, tsumo(winner=3), version=1))
+
+    with connection.execute_wrapper(writer):
+        lost = event.client().post(
+            hands_url(game), {"version": 0, "hand": tsumo(winner=2, han=3)}, format="json"
+        )
+
+    assert writer.fired
+    assert lost.status_code == 409, lost.content
+    current = lost.json()["current"]
+    assert lost.json()["current_version"] == current["version"]
+    assert len(current["hands"]) == current["version"] == len(current["summary"]["hands"])
+    assert current["hands"][0]["data"] == first  # the winner's hand
+    stored = Hand.objects.filter(game=game).count()
+    # The third entry waited for the answer's lock and was refused (or it landed first, and
+    # the answer shows it): never half of it.
+    assert current["version"] == stored == Game.objects.get(pk=game.pk).version
+
+
+@pytest.mark.skipif(not on_postgresql(), reason="needs a second connection (PostgreSQL)")
+def test_the_409_page_shows_the_table_its_form_version_belongs_to(event: Event) -> None:
+    """The entry page's answer to a lost race (scoring.views.hands._conflict): the table it
+    shows and the expected_version its form carries are one committed state, so confirming
+    again enters the hand after the table the referee sees."""
+    game = event.games[0]
+    enter(event, game, ron(winner=1, loser=2, han=2), version=0)
+    writer = WriteWhileAnswering(lambda: enter_directly(event, game, tsumo(winner=3), version=1))
+    page = Client()
+    page.force_login(event.referee)
+    stale = {
+        "outcome": "ron",
+        "winners": ["1"],
+        "loser": "2",
+        "han_1": "3",
+        "fu_1": "30",
+        "expected_version": "0",
+    }
+
+    with connection.execute_wrapper(writer):
+        response = page.post(reverse("scoring:add_hand", args=[game.pk]), stale)
+
+    assert writer.fired
+    assert response.status_code == 409
+    shown = response.context["state"]
+    version = int(response.context["form"]["expected_version"].value())
+    assert len(shown.hands) == version == Hand.objects.filter(game=game).count()

@@ -21,7 +21,7 @@ from core.api.base import ID_BOUNDS, ServiceViewSet, errors
 from core.errors import ConflictError
 from scoring import services
 from scoring.models import Game
-from scoring.selectors import game_for_answer, games_for_writes, is_visible, visible_games
+from scoring.selectors import games_for_writes, is_visible, settled_game, visible_games
 
 from ..permissions import CanEditGame
 from ..places import game_places
@@ -111,8 +111,10 @@ class GameViewBase(ServiceViewSet):
         return services.mark_locked(game) if in_transaction else game
 
     def conflict_state(self, error: ConflictError) -> dict[str, Any] | None:
-        game = game_for_answer(self.kwargs.get("pk"))
-        return game_payload(game) if game is not None else None
+        # The game as the winning write left it: read under its lock, so the version, seats,
+        # hands and summary are one committed state (the phone rebases its queue on them).
+        with settled_game(self.kwargs.get("pk")) as game:
+            return game_payload(game) if game is not None else None
 
     def _answer(self, game: Game, code: int = status.HTTP_200_OK) -> Response:
         return Response(game_payload(game), status=code)
