@@ -463,6 +463,11 @@ class Cut(models.Model):
     order = models.JSONField(default=list)
     # How the cut line was drawn (shown): {"rank", "tie", "decided_by", "players", ...}.
     line = models.JSONField(default=dict)
+    # What the cut planned beyond the tournament's plan, for undo_cut to take back: the
+    # tournament's sessions_planned before the cut raised it for the session after it (None:
+    # not raised), and whether the cut created that session.
+    sessions_planned_before = models.PositiveSmallIntegerField(null=True, blank=True)
+    created_session = models.BooleanField(default=False)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
     )

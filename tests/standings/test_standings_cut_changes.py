@@ -22,9 +22,17 @@ from tests.standings.test_standings_cuts import (
     _tables,
 )
 from tournaments.ema.export import ema_csv, result_lines
-from tournaments.models import Cut, Penalty, Registration, Session, StaffRole, StandingRow
+from tournaments.models import (
+    Cut,
+    Penalty,
+    Registration,
+    Session,
+    StaffRole,
+    StandingRow,
+    Tournament,
+)
 from tournaments.selectors import planned_registrations
-from tournaments.services import drop_player
+from tournaments.services import drop_player, update_tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -61,6 +69,58 @@ def test_the_last_cut_is_undone_and_the_field_is_whole_again() -> None:
     assert entry.before["top"] == 16 and len(entry.before["qualified"]) == 16
     # The organiser cuts again, as they meant to.
     assert len(_cut(client, tournament, 2, 8)["qualified"]) == 8
+
+
+def test_undo_plans_the_sessions_planned_before_the_cut() -> None:
+    """A cut after the last planned session plans one more for the stage it starts, creating
+    it (docs/finals.md); undoing the cut takes both back: the tournament plans what it
+    planned before and the session the cut created is gone. Audited as the rest of the undo:
+    `tournament.update` (sessions_planned 3 -> 2) and `session.delete`, each noting the cut."""
+    tournament, _players = _first_two_sessions()
+    Tournament.objects.filter(pk=tournament.pk).update(sessions_planned=2)
+    client = _organiser(tournament)
+    cut = _cut(client, tournament, 2, 16)
+    tournament.refresh_from_db()
+    assert tournament.sessions_planned == 3
+    raised = AuditEntry.objects.get(action="tournament.update", tournament_id=tournament.pk)
+    assert raised.before["sessions_planned"] == 2 and raised.after["sessions_planned"] == 3
+    assert raised.after["cut"] == cut["id"]
+
+    answer = client.delete(f"/api/v1/tournaments/{tournament.slug}/cut/{cut['id']}/")
+    assert answer.status_code == 204, answer.content
+    tournament.refresh_from_db()
+    assert tournament.sessions_planned == 2
+    assert sorted(tournament.sessions.values_list("number", flat=True)) == [1, 2]
+    restored = AuditEntry.objects.filter(
+        action="tournament.update", tournament_id=tournament.pk
+    ).latest("id")
+    assert restored.before["sessions_planned"] == 3 and restored.after["sessions_planned"] == 2
+    assert restored.after["cut_undone"] == cut["id"]
+    removed = AuditEntry.objects.get(action="session.delete", tournament_id=tournament.pk)
+    assert removed.before["number"] == 3 and removed.after == {"cut_undone": cut["id"]}
+    # Cutting again plans and creates the session again.
+    _cut(client, tournament, 2, 8)
+    tournament.refresh_from_db()
+    assert tournament.sessions_planned == 3
+
+
+def test_undo_keeps_sessions_planned_the_organiser_set_after_the_cut() -> None:
+    """The organiser planned more sessions after the cut: the undo leaves their plan (and
+    the session, which their plan holds) as it is."""
+    tournament, _players = _first_two_sessions()
+    Tournament.objects.filter(pk=tournament.pk).update(sessions_planned=2)
+    client = _organiser(tournament)
+    cut = _cut(client, tournament, 2, 16)
+    organiser = StaffRole.objects.get(tournament=tournament, role="organiser").user
+    update_tournament(actor=organiser, tournament=tournament, sessions_planned=4)
+
+    assert (
+        client.delete(f"/api/v1/tournaments/{tournament.slug}/cut/{cut['id']}/").status_code == 204
+    )
+    tournament.refresh_from_db()
+    assert tournament.sessions_planned == 4
+    session = Session.objects.get(tournament=tournament, number=3)
+    assert session.status == Session.Status.PLANNED and not session.tables.exists()
 
 
 def test_undo_is_refused_once_the_next_session_started_or_for_an_earlier_cut() -> None:

@@ -33,6 +33,7 @@ from tournaments.standings.services import compute_standings, recompute_standing
 from ._common import require_organiser, user_or_none
 from .seating_build import final_tables, seating_groups
 from .sessions import _check_seatable, replace_tables, session_snapshot
+from .tournament import tournament_snapshot
 
 
 def _integer(value: Any, field: str) -> int:
@@ -168,7 +169,7 @@ def _seat_next(actor: Any, tournament: Tournament, cut: Cut) -> Session:
     lose their tables (they held players who are out), to be seated by plans."""
     number = cut.after_session + 1
     _unseat_sessions_after(actor, tournament, number, cut=cut.pk)
-    session, _ = Session.objects.get_or_create(
+    session, created = Session.objects.get_or_create(
         tournament=tournament,
         number=number,
         defaults={"duration_minutes": tournament.session_minutes},
@@ -202,8 +203,21 @@ def _seat_next(actor: Any, tournament: Tournament, cut: Cut) -> Session:
         session.save(update_fields=["status"])
         audit.note(cut=cut.pk)
     if tournament.sessions_planned < number:
-        tournament.sessions_planned = number
-        tournament.save(update_fields=["sessions_planned"])
+        # The stage's session is planned; the cut keeps what was planned before, for
+        # undo_cut to take back (with the session, if the cut created it).
+        with audited(
+            actor=actor,
+            action="tournament.update",
+            obj=tournament,
+            tournament_id=tournament.pk,
+            snapshot=partial(tournament_snapshot, tournament),
+        ) as audit:
+            cut.sessions_planned_before = tournament.sessions_planned
+            tournament.sessions_planned = number
+            tournament.save(update_fields=["sessions_planned"])
+            audit.note(cut=cut.pk)
+    cut.created_session = created
+    cut.save(update_fields=["sessions_planned_before", "created_session"])
     return session
 
 
@@ -305,6 +319,49 @@ def _cut_in_force(tournament: Tournament, cut: Cut) -> Cut:
     return cut
 
 
+def _unplan_after(actor: Any, tournament: Tournament, cut: Cut) -> None:
+    """What the cut planned beyond the tournament's plan goes with it: sessions_planned as it
+    was before the cut (unless it changed since: the organiser's own plan stays), and the
+    session after the cut if the cut created it (already unseated; kept if it has a penalty).
+    Audited as `tournament.update` and `session.delete`, each noting `cut_undone`."""
+    number = cut.after_session + 1
+    if cut.sessions_planned_before is None or tournament.sessions_planned != number:
+        return
+    with audited(
+        actor=actor,
+        action="tournament.update",
+        obj=tournament,
+        tournament_id=tournament.pk,
+        snapshot=partial(tournament_snapshot, tournament),
+    ) as audit:
+        tournament.sessions_planned = cut.sessions_planned_before
+        tournament.save(update_fields=["sessions_planned"])
+        audit.note(cut_undone=cut.pk)
+    session = (
+        Session.objects.select_for_update()
+        .filter(tournament=tournament, number=number, status=Session.Status.PLANNED)
+        .first()
+    )
+    if (
+        not cut.created_session
+        or session is None
+        or session.tables.exists()
+        or session.penalties.exists()
+    ):
+        return
+    with audited(
+        actor=actor,
+        action="session.delete",
+        obj=session,
+        tournament_id=tournament.pk,
+        snapshot=partial(session_snapshot, session),
+    ) as audit:
+        audit.object_id = session.pk
+        session.delete()
+        audit.after = None
+        audit.note(cut_undone=cut.pk)
+
+
 def _started_after(tournament: Tournament, after_session: int) -> int | None:
     return (
         Session.objects.filter(
@@ -322,7 +379,8 @@ def _started_after(tournament: Tournament, after_session: int) -> int | None:
 def undo_cut(*, actor: Any, tournament: Tournament, cut: Cut) -> None:
     """Take the tournament's last cut back (a cut made by mistake): every player is in the
     field again and the sessions after the cut, seated with the qualified only, go back to
-    planned without tables (to be seated again by a plan). Refused (409, naming why) once a
+    planned without tables (to be seated again by a plan); the session the cut planned beyond
+    the tournament's plan is unplanned again (_unplan_after). Refused (409, naming why) once a
     session after the cut has started: games were played by the cut field. Organisers;
     audited as `tournament.cut_undo`."""
     require_organiser(actor, tournament)
@@ -336,6 +394,7 @@ def undo_cut(*, actor: Any, tournament: Tournament, cut: Cut) -> None:
             field="cut",
         )
     _unseat_sessions_after(actor, tournament, cut.after_session, cut_undone=cut.pk)
+    _unplan_after(actor, tournament, cut)
     with audited(
         actor=actor,
         action="tournament.cut_undo",
