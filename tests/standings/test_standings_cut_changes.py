@@ -12,7 +12,9 @@ from django.test import Client
 from django.utils import translation
 
 from core.models import AuditEntry
-from tests.factories import StaffRoleFactory, UserFactory
+from scoring.models import Game, GameSeat, Hand
+from scoring.services import enter_hand
+from tests.factories import StaffRoleFactory, UserFactory, non_dealer_rons
 from tests.standings.test_standings_cuts import (
     QUALIFIED_FIRST,
     _first_two_sessions,
@@ -26,13 +28,14 @@ from tournaments.models import (
     Cut,
     Penalty,
     Registration,
+    Seat,
     Session,
     StaffRole,
     StandingRow,
     Tournament,
 )
 from tournaments.selectors import planned_registrations
-from tournaments.services import drop_player, update_tournament
+from tournaments.services import drop_player, start_session, update_tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -312,3 +315,88 @@ def test_console_promotes_the_next_player_for_a_dropped_finalist() -> None:
     first_out = cut["line"]["first_out"]
     assert f"{first_out['name']} qualifies in place" in answer.content.decode()
     assert first_out["player"] in Cut.objects.get(pk=cut["id"]).qualified_ids
+
+
+def _finals_running(hand_at_table_of_0: bool) -> tuple[Any, list[Any], Any, dict[str, Any]]:
+    """Cut to 16 after session 2; session 3 (seated by the cut) starts, and a hand is entered
+    at the table of player 1 (or, with `hand_at_table_of_0`, of player 0 too); then player 0,
+    a finalist, drops."""
+    tournament, players = _first_two_sessions()
+    client = _organiser(tournament)
+    cut = _cut(client, tournament, 2, 16)
+    organiser = StaffRole.objects.get(tournament=tournament, role="organiser").user
+    start_session(actor=organiser, session=Session.objects.get(tournament=tournament, number=3))
+    table_of = {
+        i: Seat.objects.get(
+            table__session__number=3, table__session__tournament=tournament, player=players[i]
+        ).table
+        for i in (0, 1)
+    }
+    assert table_of[0] != table_of[1]  # seated by standing: 1st and 5th at tables 1 and 2
+    for i in (1, 0) if hand_at_table_of_0 else (1,):
+        game = table_of[i].game
+        enter_hand(actor=organiser, game=game, hand=non_dealer_rons(1)[0], expected_version=0)
+    registration = Registration.objects.get(tournament=tournament, player=players[0])
+    drop_player(actor=organiser, registration=registration, reason="taken ill")
+    return tournament, players, client, cut
+
+
+def _seated_in(tournament: Any, number: int, player: Any) -> tuple[bool, bool]:
+    """Whether `player` has the tournament seat / the game seat in session `number`."""
+    seat = Seat.objects.filter(
+        table__session__tournament=tournament, table__session__number=number, player=player
+    ).exists()
+    game_seat = GameSeat.objects.filter(
+        game__table__session__tournament=tournament,
+        game__table__session__number=number,
+        player=player,
+    ).exists()
+    return seat, game_seat
+
+
+def test_promotion_in_a_running_session_hands_over_a_seat_not_played_yet() -> None:
+    """Session 3 is running; player 0's table has entered nothing yet (player 1's table has
+    played a hand). The promoted player takes player 0's seat there, in the tournament seat
+    and the game alike, and the game's version moves on (a phone holding the old seating
+    reloads); no other table changes: the session is not re-seated, so the played hand
+    stays. docs/finals.md."""
+    tournament, players, client, cut = _finals_running(hand_at_table_of_0=False)
+    first_out = next(p for p in players if p.pk == cut["line"]["first_out"]["player"])
+    table = Seat.objects.get(
+        table__session__tournament=tournament, table__session__number=3, player=players[0]
+    ).table
+    assert table.game is not None
+    version, wind = table.game.version, table.seats.get(player=players[0]).wind
+    played = Hand.objects.filter(game__table__session__tournament=tournament).values_list(
+        "pk", flat=True
+    )
+    hands = list(played)
+
+    url = f"/api/v1/tournaments/{tournament.slug}/cut/{cut['id']}/promote/"
+    answer = client.post(url, {"replaces": players[0].pk}, format="json")
+    assert answer.status_code == 200, answer.content
+
+    assert _seated_in(tournament, 3, players[0]) == (False, False)
+    assert _seated_in(tournament, 3, first_out) == (True, True)
+    assert table.seats.get(wind=wind).player == first_out
+    game = Game.objects.get(pk=table.game.pk)
+    assert game.version == version + 1
+    assert GameSeat.objects.get(game=game, seat=wind).player == first_out
+    assert list(played) == hands  # the hand played at player 1's table is still there
+    entry = AuditEntry.objects.filter(action="session.seat", tournament_id=tournament.pk).latest(
+        "id"
+    )
+    assert entry.after["promoted"] == first_out.pk and entry.after["table"] == table.number
+
+
+def test_promotion_in_a_running_session_keeps_a_table_that_played() -> None:
+    """Player 0's table has played a hand: its game counts as played by player 0 (a
+    substitute finishes it, EMA 2025 7.3), so the seats stay as they are; the promotion
+    itself stands."""
+    tournament, players, client, cut = _finals_running(hand_at_table_of_0=True)
+    url = f"/api/v1/tournaments/{tournament.slug}/cut/{cut['id']}/promote/"
+    answer = client.post(url, {"replaces": players[0].pk}, format="json")
+    assert answer.status_code == 200, answer.content
+    assert players[0].pk not in answer.json()["qualified"]
+    assert _seated_in(tournament, 3, players[0]) == (True, True)
+    assert Hand.objects.filter(game__table__session__tournament=tournament).count() == 2

@@ -10,7 +10,8 @@ below, in their order at the cut (tournaments/standings/cuts.py).
 
 ``undo_cut`` takes the last cut back while the session after it has not started;
 ``promote_at_cut`` lets the next player in the order at the cut take a dropped finalist's
-place (docs/finals.md).
+place, and seats (sessions not started; in a running one, a table that played nothing yet:
+docs/finals.md).
 """
 
 from __future__ import annotations
@@ -25,6 +26,9 @@ from django.db.models import Exists, OuterRef
 from core.audit import audited
 from core.errors import StateConflict, ValidationFailed
 from core.models import Player
+from scoring.models import Game, GameSeat
+from scoring.services import locked_games
+from scoring.services._common import bump_version
 from tournaments.models import Cut, Registration, Seat, Session, StandingRow, Table, Tournament
 from tournaments.selectors import cut_in_force, planned_registrations, table_size
 from tournaments.standings.ranking import tie_breaks_of
@@ -431,6 +435,49 @@ def _reseat(actor: Any, session: Session, out: Any, into: Any, cut: Cut) -> None
         audit.note(cut=cut.pk, promoted=into.pk, replaces=out.pk)
 
 
+def _hand_over_unplayed_seat(actor: Any, session: Session, out: Any, into: Any, cut: Cut) -> None:
+    """A running session: the promoted player takes the dropped player's seat (table and wind
+    unchanged) only where nothing was played yet, i.e. their table's game has no hand and no
+    paper-sheet score (as swap_seats allows) and no substitute sits for them. A game not
+    played yet is a seat still to be taken, as in a session not started. A table that has
+    played keeps its seats: the game counts as played by them (a substitute finishes it, EMA
+    2025 7.3). The session is never re-seated whole: its other tables play on. The game is
+    locked first, so a hand entered meanwhile is seen; its version moves on (a phone holding
+    the old seating reloads)."""
+    seat = (
+        Seat.objects.select_related("table")
+        .filter(table__session=session, player_id=out.pk)
+        .first()
+    )
+    if seat is None:
+        return
+    game = None
+    if seat.table.game_id is not None:
+        game = locked_games().get(pk=seat.table.game_id)
+        played = (
+            game.status != Game.Status.IN_PROGRESS
+            or game.entry != Game.Entry.HANDS
+            or game.final_scores is not None
+            or game.hands.exists()
+        )
+        substituted = any(s.get("replaced_player_id") == out.pk for s in game.substitutes or [])
+        if played or substituted:
+            return
+    with audited(
+        actor=actor,
+        action="session.seat",
+        obj=session,
+        tournament_id=session.tournament_id,
+        snapshot=partial(session_snapshot, session),
+    ) as audit:
+        seat.player = into
+        seat.save(update_fields=["player"])
+        if game is not None:
+            GameSeat.objects.filter(game=game, player_id=out.pk).update(player=into)
+            bump_version(game, fields=[])
+        audit.note(cut=cut.pk, promoted=into.pk, replaces=out.pk, table=seat.table.number)
+
+
 @transaction.atomic
 def promote_at_cut(*, actor: Any, tournament: Tournament, cut: Cut, replaces: Any) -> Cut:
     """A qualified player dropped after the cut (`replaces`, a player id): the next player in
@@ -438,9 +485,10 @@ def promote_at_cut(*, actor: Any, tournament: Tournament, cut: Cut, replaces: An
     calls up the first player below the line. The dropped player is out at the cut (ranked
     first of those out, by their place at it); the promoted one plays on in the stage, with
     points as the cut says (carried over or from zero). Seats of sessions after the cut not
-    started yet are handed over as they are. Organisers; audited as `tournament.cut_promote`;
-    a 400 names `replaces` (not a qualified player, or not dropped) or `cut` (nobody left to
-    promote)."""
+    started yet are handed over as they are; in a running session, the seat only if its
+    table has played nothing yet (_hand_over_unplayed_seat). Organisers; audited as
+    `tournament.cut_promote`; a 400 names `replaces` (not a qualified player, or not dropped)
+    or `cut` (nobody left to promote)."""
     require_organiser(actor, tournament)
     tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
     if tournament.status != Tournament.Status.RUNNING:
@@ -500,5 +548,12 @@ def promote_at_cut(*, actor: Any, tournament: Tournament, cut: Cut, replaces: An
         status__in=(Session.Status.PLANNED, Session.Status.SEATED),
     ):
         _reseat(actor, session, out.player, into.player, cut)
+    for session in _locked_sessions_after(
+        tournament,
+        cut.after_session,
+        Table.objects.filter(seats__player_id=out_id),
+        status=Session.Status.RUNNING,
+    ):
+        _hand_over_unplayed_seat(actor, session, out.player, into.player, cut)
     recompute_standings(tournament_id=tournament.pk)
     return cut
