@@ -33,7 +33,7 @@ from tests.factories import (
     ron,
 )
 from tournaments import my_seat
-from tournaments.models import Seat, StaffRole, Tournament
+from tournaments.models import Registration, Seat, StaffRole, Team, Tournament
 from tournaments.services import publish_results, update_tournament
 from tournaments.standings.selectors import public_standings, standings_for
 from tournaments.standings.services import recompute_standings
@@ -248,15 +248,16 @@ def test_the_players_phone_page_shows_the_public_standing(
         assert _leaks(body, {public}) or public == 0
 
 
-def test_player_pages_show_a_hidden_game_to_its_table_and_the_staff_only(
+def test_player_pages_show_a_hidden_game_to_its_table_and_the_staff_preview_only(
     event: dict[str, Any], figures: dict[str, Any]
 ) -> None:
     t, players = event["tournament"], event["players"]
     for target, table in ((players[2], 1), (players[5], 2)):
-        url = reverse("tournaments:player", args=[t.slug, target.pk])
         for role, client in event["clients"].items():
-            body = client.get(url).content.decode()
-            sees = role == "referee" or ((role == "own") == (table == 1) and role != "anonymous")
+            preview = role == "referee"  # the staff see the public page unless they preview
+            url = reverse("tournaments:player", args=[t.slug, target.pk])
+            body = client.get(url + ("?preview=1" if preview else "")).content.decode()
+            sees = preview or ((role == "own") == (table == 1) and role != "anonymous")
             leaked = _leaks(body, figures["table"][table])
             assert bool(leaked) == sees, (role, table, leaked)
             if not sees:  # nor the total it makes
@@ -337,14 +338,15 @@ def first_total(answer: Any, player_id: int) -> int:
     return next(r["total"] for r in answer.json() if r["player"]["id"] == player_id)
 
 
-def test_referee_sees_the_hidden_penalty_and_the_awards(
+def test_referee_sees_the_hidden_penalty_and_previews_the_awards(
     event: dict[str, Any], figures: dict[str, Any]
 ) -> None:
     t = event["tournament"]
     referee = event["clients"]["referee"]
     penalties = referee.get(f"/api/v1/tournaments/{t.slug}/penalties/").json()
     assert [p["points"] for p in penalties] == [7700]
-    awards = referee.get(reverse("tournaments:awards", args=[t.slug])).content.decode()
+    url = reverse("tournaments:awards", args=[t.slug])
+    awards = referee.get(f"{url}?preview=1").content.decode()
     assert "you see them as staff" in awards and "award-biggest_hand" in awards
     anonymous = event["clients"]["anonymous"].get(reverse("tournaments:awards", args=[t.slug]))
     assert "Hidden until the results are announced." in anonymous.content.decode()
@@ -399,3 +401,85 @@ def test_setting_and_clearing_over_the_api(event: dict[str, Any], figures: dict[
     assert Tournament.objects.get(pk=t.pk).standings_hidden_from == 2
     rows = event["clients"]["anonymous"].get(f"{url}standings/").json()
     assert {r["player"]["id"]: r["total"] for r in rows} == figures["session1"]
+
+
+def _staff_pages(
+    event: dict[str, Any], figures: dict[str, Any]
+) -> list[tuple[str, str, set[int], str]]:
+    """The public pages that show a reader's own view (issue 32.3): each with the hidden
+    figures its preview shows and a mark of the hidden results. A team of players 2 (table 1)
+    and 5 (table 2) for the team page."""
+    t, players, games = event["tournament"], event["players"], event["games"]
+    Tournament.objects.filter(pk=t.pk).update(teams_enabled=True)
+    team = Team.objects.create(tournament=t, name="Mixed", slug="mixed")
+    Registration.objects.filter(tournament=t, player__in=[players[2], players[5]]).update(team=team)
+    # Their session-2 results: figures no public page shows.
+    own = (_results(games[(2, 1)])[players[2].pk], _results(games[(2, 2)])[players[5].pk])
+    assert own[0] in figures["table"][1] and own[1] in figures["table"][2]
+    team_results = set(own)
+    return [
+        (
+            "player of table 1",
+            reverse("tournaments:player", args=[t.slug, players[2].pk]),
+            {own[0]},
+            "Result hidden until the results are announced.",
+        ),
+        (
+            "player of table 2",
+            reverse("tournaments:player", args=[t.slug, players[5].pk]),
+            {own[1]},
+            "Result hidden until the results are announced.",
+        ),
+        ("team", reverse("tournaments:team", args=[t.slug, "mixed"]), team_results, "hidden"),
+        ("awards", reverse("tournaments:awards", args=[t.slug]), set(), "award-biggest_hand"),
+    ]
+
+
+@pytest.mark.parametrize("role", ["referee", "organiser"])
+def test_staff_see_public_pages_as_the_public_unless_they_preview(
+    event: dict[str, Any], figures: dict[str, Any], role: str
+) -> None:
+    """A public page shows the staff what the public sees, with a staff-only link to preview
+    the hidden results; the preview (`?preview=1`) shows them, marked as a preview. The
+    public asking for a preview gets the public page."""
+    client = event["clients"]["referee"]
+    if role == "organiser":
+        client = Client()
+        client.force_login(event["organiser"])
+    anonymous = event["clients"]["anonymous"]
+    for name, url, shown, mark in _staff_pages(event, figures):
+        page = client.get(url).content.decode()
+        assert not _leaks(page, figures["all"]), (name, _leaks(page, figures["all"]))
+        assert 'id="staff-preview"' in page and "?preview=1" in page, name
+        if name == "awards":
+            assert mark not in page
+        else:
+            assert mark in page, name
+        preview = client.get(f"{url}?preview=1").content.decode()
+        assert "Staff preview" in preview and 'id="staff-preview"' in preview, name
+        assert set(_leaks(preview, shown)) == shown, name
+        if name == "awards":
+            assert mark in preview
+        for reader in (anonymous, event["clients"]["other"]):
+            public = reader.get(f"{url}?preview=1").content.decode()
+            assert 'id="staff-preview"' not in public and "Staff preview" not in public, name
+            assert not _leaks(public, figures["table"][1]), name
+
+
+def test_the_standings_page_tells_the_staff_where_the_hidden_table_is(
+    event: dict[str, Any],
+) -> None:
+    """The standings page is the public's for everyone (its table is cached and shared); the
+    staff are told so, and an organiser gets the link to the full table in the console."""
+    t = event["tournament"]
+    url = reverse("tournaments:standings", args=[t.slug])
+    organiser = Client()
+    organiser.force_login(event["organiser"])
+    page = organiser.get(url).content.decode()
+    assert 'id="staff-preview"' in page
+    assert reverse("tournaments:exports", args=[t.slug]) in page
+    referee = event["clients"]["referee"].get(url).content.decode()
+    assert 'id="staff-preview"' in referee
+    assert reverse("tournaments:exports", args=[t.slug]) not in referee  # not theirs
+    for role in ("anonymous", "own"):
+        assert 'id="staff-preview"' not in event["clients"][role].get(url).content.decode()

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
+from django.contrib.auth.models import AnonymousUser
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.template.loader import render_to_string
@@ -27,7 +29,7 @@ from tournaments.standings import cache as standings_cache
 from tournaments.standings.asof import hidden_from
 from tournaments.standings.labels import TIE_BREAK_LABELS
 from tournaments.standings.ranking import tie_breaks_of
-from tournaments.standings.selectors import public_standings, session_numbers
+from tournaments.standings.selectors import public_standings, session_numbers, standings_for
 from tournaments.views.charts import line_chart_svg
 
 
@@ -37,6 +39,43 @@ def visible_tournament(request: HttpRequest, slug: str) -> Tournament:
     if not can_see_tournament(request.user, tournament):
         raise Http404("No such tournament.")
     return tournament
+
+
+# `?preview=1`: the staff's preview of the hidden results on a public page (issue 32.3).
+PREVIEW = "preview"
+
+
+@dataclass(frozen=True)
+class PublicView:
+    """Whose view a public page shows while results are hidden (issue 32.3).
+
+    The staff see a public page as the public does, so what they check there is what is
+    public; the hidden results only in an explicit preview (`?preview=1`), which the page
+    marks as the staff's (templates/tournaments/_staff_preview.html). `reader` is whom the
+    page asks which games it may show: the reader, or for the staff not previewing the public
+    (a player still sees their own table's game: that is their view, not a staff one).
+    `console`: an organiser, whom the note also points to the full table in the console."""
+
+    hidden_from: int | None
+    reader: Any
+    staff: bool = False
+    preview: bool = False
+    console: bool = False
+
+
+def public_view(request: HttpRequest, tournament: Tournament) -> PublicView:
+    """The view `request` gets of `tournament`'s public pages (PublicView)."""
+    hidden = hidden_from(tournament)
+    if hidden is None or not roles.is_referee(request.user, tournament):
+        return PublicView(hidden, request.user)
+    preview = request.GET.get(PREVIEW) == "1"
+    return PublicView(
+        hidden,
+        request.user if preview else AnonymousUser(),
+        staff=True,
+        preview=preview,
+        console=roles.is_organiser(request.user, tournament),
+    )
 
 
 def tournament_list(request: HttpRequest) -> HttpResponse:
@@ -73,7 +112,12 @@ def standings(request: HttpRequest, slug: str) -> HttpResponse:
     return render(
         request,
         "tournaments/standings.html",
-        {"tournament": tournament, "table": mark_safe(table)},  # rendered by our own template
+        {
+            "tournament": tournament,
+            "table": mark_safe(table),  # rendered by our own template
+            # The table is the public's for everyone; the staff are told so (issue 32.3).
+            "view": public_view(request, tournament),
+        },
     )
 
 
@@ -354,7 +398,8 @@ def player_page(request: HttpRequest, slug: str, player_id: int) -> HttpResponse
         tournament.registrations.select_related("player", "team"), player_id=player_id
     )
     player = registration.player
-    games = shown_games(request.user, _player_games(tournament, player))
+    view = public_view(request, tournament)
+    games = shown_games(view.reader, _player_games(tournament, player))
     running: list[int] = [0]
     labels = [_("start")]
     for entry in games:
@@ -367,16 +412,19 @@ def player_page(request: HttpRequest, slug: str, player_id: int) -> HttpResponse
                 if entry["session"]
                 else ""
             )
-    # The standings the public sees (issue 32.3: before the hidden session, if any).
+    # The standings the public sees (issue 32.3: before the hidden session, if any); the
+    # whole table in the staff's preview.
     public = public_standings(tournament)
-    row = next((r for r in public.rows if r.player_id == player.pk), None)
+    rows = standings_for(tournament) if view.preview else public.rows
+    row = next((r for r in rows if r.player_id == player.pk), None)
     tables = player_seats(tournament, player)
     context = {
         "tournament": tournament,
         "player": player,
         "registration": registration,
         "row": row,
-        "hidden_from": public.hidden_from,
+        "hidden_from": None if view.preview else public.hidden_from,
+        "view": view,
         "tables": tables,
         "games": games,
         "stats": player_statistics(games),
@@ -451,13 +499,16 @@ def seating(request: HttpRequest, slug: str, number: int | None = None) -> HttpR
 
 def awards(request: HttpRequest, slug: str) -> HttpResponse:
     """`/t/<slug>/awards/` (issue 32.4): computed from the hand records. While the standings
-    are hidden (issue 32.3) the public sees that they are; the staff see the awards."""
+    are hidden (issue 32.3) the public sees that they are, and so do the staff unless they
+    preview them (`?preview=1`)."""
     tournament = visible_tournament(request, slug)
-    hidden = hidden_from(tournament)
-    staff = roles.is_referee(request.user, tournament)
+    view = public_view(request, tournament)
     context = {
         "tournament": tournament,
-        "hidden_from": hidden,
-        "awards": tournament_awards(tournament) if hidden is None or staff else None,
+        "hidden_from": view.hidden_from,
+        "awards": tournament_awards(tournament)
+        if view.hidden_from is None or view.preview
+        else None,
+        "view": view,
     }
     return render(request, "tournaments/awards.html", context)

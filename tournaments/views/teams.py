@@ -23,8 +23,9 @@ from tournaments.standings import cache as standings_cache
 from tournaments.standings.exports import team_standings_csv
 from tournaments.standings.labels import TIE_BREAK_LABELS
 from tournaments.standings.ranking import tie_breaks_of
+from tournaments.standings.selectors import standings_for
 from tournaments.standings.teams import TeamStanding, team_standings
-from tournaments.views.public import _tie_break_text, visible_tournament
+from tournaments.views.public import _tie_break_text, public_view, visible_tournament
 
 
 def team_event(request: HttpRequest, slug: str) -> Tournament:
@@ -67,7 +68,11 @@ def team_standings_page(request: HttpRequest, slug: str) -> HttpResponse:
     return render(
         request,
         "tournaments/team_standings.html",
-        {"tournament": tournament, "table": mark_safe(table)},  # rendered by our own template
+        {
+            "tournament": tournament,
+            "table": mark_safe(table),  # rendered by our own template
+            "view": public_view(request, tournament),  # the staff's note (issue 32.3)
+        },
     )
 
 
@@ -155,15 +160,17 @@ def team_page(request: HttpRequest, slug: str, team: str) -> HttpResponse:
     (counted or not, with their own rank and total) and their games."""
     tournament = team_event(request, slug)
     found = _find_team(tournament, team)
-    standing: TeamStanding | None = next(
-        (row for row in team_standings(tournament) if row.team_id == found.pk), None
-    )
+    # The public's view, also for the staff unless they preview the hidden results (32.3).
+    view = public_view(request, tournament)
+    ranked = team_standings(tournament, standings_for(tournament) if view.preview else None)
+    standing: TeamStanding | None = next((row for row in ranked if row.team_id == found.pk), None)
     members = list(found.members.select_related("player").order_by("pk"))
     context = {
         "tournament": tournament,
         "team": found,
         "standing": standing,
         "registrations": {r.player_id: r for r in members},
-        "games": _shown(request.user, _team_games(tournament, [r.player_id for r in members])),
+        "games": _shown(view.reader, _team_games(tournament, [r.player_id for r in members])),
+        "view": view,
     }
     return render(request, "tournaments/team.html", context)
