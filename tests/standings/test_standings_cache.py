@@ -103,13 +103,13 @@ def test_a_revalidation_is_one_query_and_answers_as_a_full_read_does() -> None:
     assert len(queries.captured_queries) == 1
     assert client.get(URL.replace("spring-open", "spring-opens")).status_code == 404
     assert client.get(URL.replace("spring-open", "Spring-Open")).status_code == 404
-    # With a query string the filters apply, and the same table and tag come back.
-    filtered = client.get(f"{URL}?format=json&year=2026")
-    assert filtered.status_code == 200
-    assert filtered["ETag"] == tag
-    assert filtered.content == client.get(URL).content
-    assert client.get(f"{URL}?year=2025").status_code == 404  # filtered out, as before
-    assert client.get(f"{URL}?year=2147483648.0").status_code == 400
+    # With a query string the same table and tag come back; the tournament list's filters
+    # are the list's, not this object route's (core.api.filters): ignored here.
+    for query in ("?format=json&year=2026", "?year=2025", "?year=2147483648.0"):
+        again = client.get(f"{URL}{query}")
+        assert again.status_code == 200, query
+        assert again["ETag"] == tag
+        assert again.content == client.get(URL).content
 
 
 @pytest.mark.parametrize("query", ["", "?format=json"])

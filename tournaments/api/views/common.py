@@ -118,11 +118,12 @@ def drop_reason_context(request: Request, tournament: Tournament) -> dict[str, b
 
 
 # What the view sets under /tournaments/{slug}/ share: the tournament the URL's slug names is
-# their object (`get_object`: visible to the user, the list's filters, then the action's object
-# permissions, by default the organisers'). Each resource of a tournament (staff, registrations,
-# sessions, seating plans, penalties, exports) is a view set of its own on this base, under the
-# same prefix and URL names (tournaments.api.urls). A comment, not a docstring: the schema takes
-# an operation's description from the view set's first docstring, and it stays as it was.
+# their object (`get_object`: visible to the user, then the action's object permissions, by
+# default the organisers'; the list's filters are the list's only, core.api.filters). Each
+# resource of a tournament (staff, registrations, sessions, seating plans, penalties, exports)
+# is a view set of its own on this base, under the same prefix and URL names
+# (tournaments.api.urls). A comment, not a docstring: the schema takes an operation's
+# description from the view set's first docstring, and it stays as it was.
 class TournamentResource(_PermissionsByAction, ServiceViewSet):
     serializer_class = TournamentSerializer
     lookup_field = "slug"
@@ -135,17 +136,12 @@ class TournamentResource(_PermissionsByAction, ServiceViewSet):
     def _visible_tournament(self, *fields: str) -> Tournament:
         """`get_object()` loading only `fields` of the tournament (the others on access).
 
-        Without a query string (nothing for the filters to do) the tournament is read by its
-        slug alone and the selectors' rule for one loaded tournament decides whether it is
-        visible: the same rule as `visible_tournaments`, with a simpler query to build."""
-        if self.request.query_params:
-            queryset = self.filter_queryset(self.get_queryset()).only(*fields)
-            tournament = get_object_or_404(queryset, slug=self.kwargs["slug"])
-        else:
-            tournament = get_object_or_404(
-                Tournament.objects.only(*fields), slug=self.kwargs["slug"]
-            )
-            if not can_see_tournament(self.request.user, tournament):
-                raise Http404
+        The tournament is read by its slug alone and the selectors' rule for one loaded
+        tournament decides whether it is visible: the same rule as `visible_tournaments`, with
+        a simpler query to build. The list's filters play no part on an object route
+        (core.api.filters), whatever the query string says."""
+        tournament = get_object_or_404(Tournament.objects.only(*fields), slug=self.kwargs["slug"])
+        if not can_see_tournament(self.request.user, tournament):
+            raise Http404
         self.check_object_permissions(self.request, tournament)
         return tournament

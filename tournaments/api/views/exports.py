@@ -85,9 +85,9 @@ class TournamentExportsViewSet(TournamentResource):
                 content_type="text/csv; charset=utf-8",
             )
         # The most frequent request of a tournament (every phone revalidates its ETag every
-        # few seconds): the tournament is looked up as get_object does (visibility, filters,
-        # object permissions), reading only what the answer needs; the rest of the row loads
-        # only when the cached JSON must be built (issue 14.7).
+        # few seconds): the tournament is looked up as get_object does (visibility, object
+        # permissions; no list filter), reading only what the answer needs; the rest of the
+        # row loads only when the cached JSON must be built (issue 14.7).
         tournament = self._visible_tournament(*STANDINGS_FIELDS)
         answer: HttpResponse
         if hidden_from(tournament) is None:
