@@ -3,10 +3,12 @@
     nice -n 10 .venv/bin/python -m tournaments.seating.build_designs [--sizes 40,52] [--check]
 
 Without ``--sizes`` it rebuilds the fields the shipped file holds (40 and 52: 1-rotational
-designs; 36, 48 and 60: 4-RGDDs of type 3^(n/3) by ``triple``; a few minutes of CPU).
-``--sizes`` searches others: n = 4 mod 12 by the rotational depth-first search, n = 0 mod 12
-by ``triple``, then (any n) by annealing over orbit base rounds (bounded; fruitless here for
-32, 44 and 56; see docs/seating.md).
+designs; 36, 48 and 60: 4-RGDDs of type 3^(n/3) by ``triple``, a few minutes of CPU; 32, 44
+and 56: base rounds over Z_(n/4) beside rounds every translate fixes, by ``developed``, which
+needs OR-Tools and up to half an hour per field). ``--sizes`` searches others: n = 4 mod 12
+by the rotational depth-first search, n = 0 mod 12 by ``triple``, n = 0 mod 4 by
+``developed`` when n / 4 translates are too few, then (any n) by annealing over orbit base
+rounds (bounded; see docs/seating.md).
 
 For each field of 16-172 players (tables of four) where the constructions of ``designs.py``
 give fewer pair-disjoint rounds than the best known (Miller et al., Symmetry 2020; the bound
@@ -34,7 +36,7 @@ import random
 import sys
 from itertools import combinations
 
-from .designs import DATA, stored_rounds
+from .designs import DATA, round_count, stored_rounds
 
 MAX_ROUNDS = 15
 # Miller, Barr, Gao, Olafsson, Soltanifar: the zero-repeat round counts they give (issue 34).
@@ -46,6 +48,7 @@ STEPS = 200_000  # tabu steps per attempt
 ATTEMPTS = 40
 ROTATIONAL_NODES = 200_000  # depth-first nodes per attempt
 TRIPLE_NODES = 200_000
+DEVELOPED_SECONDS = 1800.0  # CP-SAT's limit per field (wall clock: offline only)
 
 
 def best_known(players: int) -> int:
@@ -374,6 +377,63 @@ def _swap_delta(
     return d
 
 
+def transversal_round(m: int, shifts: tuple[int, ...]) -> list[list[int]]:
+    """The round of tables {(x + shifts[i], i) for each orbit i}, x in Z_m: every translate
+    fixes it, and it covers the whole mixed classes (i, j, shifts[j] - shifts[i])."""
+    return [[i * m + (x + a) % m for i, a in enumerate(shifts)] for x in range(m)]
+
+
+def developed(players: int, rounds: int, seconds: float) -> dict | None:
+    """m = players / 4 < rounds: four orbits of Z_m, the transversal rounds with shifts
+    (0, t, 2t, 3t) for t < rounds - m (disjoint while every (j - i) t differs mod m), and a
+    base round, found by OR-Tools CP-SAT, whose m translates cover none of their classes and
+    no class twice (d = m/2 excluded: its translate by m/2 is the same pair). An exact model
+    (a point per table, at most one co-seated pair per class; table t holds no point below t,
+    which orders the tables), where annealing and depth-first search stall: 44x12 in about a
+    minute, 56x15 in about 8 (2 workers, load 5-10). Needs ``pip install ortools`` (not a
+    dependency of the app: only this rebuild uses it); the solver's answer may differ from
+    run to run, any answer is checked pair-disjoint before it is stored."""
+    try:
+        from ortools.sat.python import cp_model
+    except ImportError:
+        print("  developed designs need OR-Tools: .venv/bin/pip install ortools", file=sys.stderr)
+        return None
+    m, k = players // 4, 4
+    extra = [transversal_round(m, (0, t, 2 * t, 3 * t)) for t in range(rounds - m)]
+    if players % 4 or not extra or not pair_disjoint(extra, players):
+        return None
+    of = _Classes(m, k).of
+    banned = {of[p][q] for rnd in extra for t in rnd for p, q in combinations(t, 2)}
+    tables = players // 4
+    model = cp_model.CpModel()
+    seat = [[model.NewBoolVar(f"x{p}_{t}") for t in range(min(p, tables - 1) + 1)]
+            for p in range(players)]  # fmt: skip
+    for p in range(players):
+        model.AddExactlyOne(seat[p])
+    for t in range(tables):
+        model.Add(sum(seat[p][t] for p in range(t, players)) == 4)
+    together: dict[int, list] = {}
+    for p, q in combinations(range(players), 2):
+        c = of[p][q]
+        for t in range(min(p, q, tables - 1) + 1):
+            if c < 0 or c in banned:
+                model.AddBoolOr([seat[p][t].Not(), seat[q][t].Not()])
+                continue
+            both = model.NewBoolVar("")
+            model.AddBoolAnd([seat[p][t], seat[q][t]]).OnlyEnforceIf(both)
+            model.AddBoolOr([seat[p][t].Not(), seat[q][t].Not(), both])
+            together.setdefault(c, []).append(both)
+    for pairs in together.values():
+        model.AddAtMostOne(pairs)
+    solver = cp_model.CpSolver()
+    solver.parameters.max_time_in_seconds = seconds
+    solver.parameters.num_workers = 2
+    if solver.Solve(model) not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        return None
+    base = [[p for p in range(t, players) if solver.Value(seat[p][t])] for t in range(tables)]
+    return {"m": m, "orbits": k, "base": base, "extra": extra}
+
+
 def pair_disjoint(rounds: list[list[list[int]]], players: int) -> bool:
     seen: set[tuple[int, int]] = set()
     for rnd in rounds:
@@ -408,6 +468,15 @@ def find(players: int, rounds: int, attempts: int = ATTEMPTS, steps: int = STEPS
                 assert pair_disjoint(stored_rounds(players, entry), players)
                 return entry
             print(f"  {players}: triple attempt {attempt} failed", file=sys.stderr)
+    # The most rounds first: each transversal round left out frees six classes.
+    for r in range(rounds, players // 4, -1) if players % 4 == 0 else ():
+        entry = developed(players, r, DEVELOPED_SECONDS)
+        if entry is not None:
+            assert pair_disjoint(stored_rounds(players, entry), players)
+            return entry
+        print(
+            f"  {players}: no base round for {r} rounds in {DEVELOPED_SECONDS} s", file=sys.stderr
+        )
     for m, k, f in shapes(players, rounds)[:4]:
         for attempt in range(attempts):
             base = search(players, m, k, f, f"{players}:{m}:{k}:{attempt}", steps)
@@ -430,7 +499,7 @@ def main(argv: list[str] | None = None) -> int:
         for key, entry in stored.items():
             n = int(key)
             ok = pair_disjoint(stored_rounds(n, entry), n)
-            print(f"{n}: {entry['m']} rounds {'ok' if ok else 'BROKEN'}")
+            print(f"{n}: {round_count(entry)} rounds {'ok' if ok else 'BROKEN'}")
             if not ok:
                 return 1
         return 0
@@ -443,7 +512,7 @@ def main(argv: list[str] | None = None) -> int:
         if found is None:
             print(f"{n}: no base round found for {wanted(n)} rounds", file=sys.stderr)
             continue
-        print(f"{n}: {found['m']} rounds")
+        print(f"{n}: {round_count(found)} rounds")
         stored[str(n)] = found
     DATA.write_text(
         "{\n"

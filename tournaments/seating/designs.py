@@ -222,6 +222,11 @@ def _cyclic_rounds(players: int) -> list[RoundBuilder]:
 #   "rotational": a 1-rotational resolvable 2-(3m+1, 4, 1) design over Z_3m + {inf}
 #             ({"m", "blocks"}: round g holds {inf, g, g+m, g+2m} and B + j*m + g for each
 #             block B and j = 0, 1, 2); every pair meets exactly once over its m rounds.
+#   "extra":  with "orbits" and no fixed points, whole rounds after the m translates, each
+#             fixed by every translate (table {(x, 0), (x + a, 1), ..} for every x, say): they
+#             cover whole difference classes, which the base round then leaves out, so m rounds
+#             are not the limit (32 players: Z_8, 8 + 2 rounds; 44: Z_11, 11 + 3; 56: Z_14,
+#             14 + 1).
 DATA = Path(__file__).with_name("designs.json")
 
 
@@ -252,7 +257,12 @@ def stored_rounds(players: int, entry: dict) -> list[Round]:
                 seats.append(k * m + b)
             rnd.append(seats)
         out.append(rnd)
+    out.extend([list(t) for t in rnd] for rnd in entry.get("extra", ()))
     return out
+
+
+def round_count(entry: dict) -> int:
+    return entry["m"] + len(entry.get("extra", ()))
 
 
 def _stored_builders(players: int) -> list[RoundBuilder]:
@@ -275,6 +285,11 @@ def design(players: int, size: int = 4, *, use_data: bool = True) -> Design:
     # No column structure in the others: groups are kept apart by the search (generate_plan).
     if size == 4 and players in CYCLIC and CYCLIC[players][0] > len(best.rounds):
         best = Design(players, m, _cyclic_rounds(players), transversal=0)
-    if size == 4 and use_data and players in stored() and stored()[players]["m"] > len(best.rounds):
+    if (
+        size == 4
+        and use_data
+        and players in stored()
+        and round_count(stored()[players]) > len(best.rounds)
+    ):
         best = Design(players, m, _stored_builders(players), transversal=0)
     return best
