@@ -608,7 +608,10 @@
     }
     var result = phoneTable(mine);
     var last = result.hands.length ? result.hands[result.hands.length - 1] : null;
-    var after = result.after || (last ? { round: last.round, honba: last.honba, riichi_sticks: last.riichi_sticks, dealer: last.dealer } : null);
+    // Once a hand ends the game the board stands as at that hand's start, as the server's does
+    // (scoring.selectors.table_state): "E4 · game over", not the round that would come next.
+    var atLast = last ? { round: last.round, honba: last.honba, riichi_sticks: last.riichi_sticks, dealer: last.dealer } : null;
+    var after = result.ended_by && atLast ? atLast : result.after || atLast;
     if (after) showBoard(after, result.scores || last.scores, result.ended_by);
     showWaitingRows(result, mine);
     boardShowsPhone = true;

@@ -12,7 +12,8 @@
   "use strict";
 
   var WINDS = "ESWN";
-  var EAST = 0, SOUTH = 1, WEST = 2;
+  var EAST = 0, SOUTH = 1;
+  var ROUND_NAMES = ["east", "south", "west", "north"];
 
   function table() {
     return global.HanchanPayTable;
@@ -183,8 +184,16 @@
     return WINDS.charAt(state.wind) + (state.kyoku + 1);
   }
 
+  // The round that ends the game: south (EMA 2025 3.5), east in an east-only game
+  // (`east_only`, scoring/engine/README.md); the one after it is the extra round `west_round`
+  // plays (west; south when east-only).
+  function lastRound(rules) {
+    return rules.east_only ? EAST : SOUTH;
+  }
+
   function allLast(state, rules) {
-    return state.kyoku === rules.players - 1 && (state.wind === SOUTH || state.wind === WEST);
+    var last = lastRound(rules);
+    return state.kyoku === rules.players - 1 && (state.wind === last || state.wind === last + 1);
   }
 
   function dealerTop(dealer, scores, rules) {
@@ -216,17 +225,20 @@
     if (settled.dealerStays && allLast(state, rules) && rules.agari_yame !== "none" && dealerTop(state.kyoku, scores, rules) && (rules.agari_yame === "auto" || !moreHands)) {
       return [nxt, "dealer_top"]; // WDMC 2019 3.7.2
     }
+    var last = lastRound(rules);
+    var extra = last + 1; // the west round (the south round in an east-only game)
     var suddenDeath = rules.west_sudden_death === "wdmc";
     var nonDealerWon = (hand.outcome === "ron" || hand.outcome === "tsumo") && (hand.wins || []).some(function (w) { return w.winner !== state.kyoku; });
-    if (suddenDeath && state.wind === WEST && nonDealerWon) return [nxt, "west"]; // WDMC 2019 3.7.1
-    if (rules.west_round && state.wind === WEST && max(scores) >= rules.return_points && (!settled.dealerStays || dealerTop(state.kyoku, scores, rules))) {
-      return [nxt, "west"];
+    if (suddenDeath && state.wind === extra && nonDealerWon) return [nxt, ROUND_NAMES[extra]]; // WDMC 2019 3.7.1
+    if (rules.west_round && state.wind === extra && max(scores) >= rules.return_points && (!settled.dealerStays || dealerTop(state.kyoku, scores, rules))) {
+      return [nxt, ROUND_NAMES[extra]]; // "west" ("south" when east-only)
     }
-    // EMA 2025 3.5: the game ends after the south round (WDMC 2019 3.7.1: unless noten draw).
+    // EMA 2025 3.5: the game ends after the south round (the east round when east-only;
+    // WDMC 2019 3.7.1: unless the all-last hand was a draw with the dealer noten).
     var west = rules.west_round && max(scores) < rules.return_points;
     if (suddenDeath && (hand.outcome === "draw" || hand.outcome === "nagashi") && !has(hand.tenpai, state.kyoku)) west = true;
-    if (nxt.wind === SOUTH + 1 && state.wind === SOUTH && !west) return [nxt, "south" + rules.players];
-    if (nxt.wind > WEST) return [nxt, "west" + rules.players];
+    if (nxt.wind === extra && state.wind === last && !west) return [nxt, ROUND_NAMES[last] + rules.players];
+    if (nxt.wind > extra) return [nxt, ROUND_NAMES[extra] + rules.players];
     return [nxt, null];
   }
 

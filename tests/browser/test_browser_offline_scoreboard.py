@@ -239,3 +239,59 @@ def test_taps_made_while_confirm_is_answered_are_kept(chromium: Any, live_server
     page.wait_for_selector("#hands tbody tr:nth-child(2)")
     game.refresh_from_db()
     assert [h.data for h in game.hands.order_by("number")] == HANDS[:2]
+
+
+# An east-only game (rules key east_only, scoring/engine/README.md; flow._last_round): the east
+# round is the last, so East 4 ends it (EMA 2025 3.5 with the east round as the last round).
+# E1: Ben's ron from Clara; E2: Clara, in riichi, wins by tsumo; E3: a draw with only Anna
+# tenpai (in riichi): the noten dealer passes the deal (EMA 2025 3.4.5), a counter, Anna's
+# stick stays (3.4.2); E4-1: Ben's ron from the dealer, David, takes it (3.3.10) and ends it.
+EAST_ONLY_HANDS: list[dict[str, Any]] = [
+    {"outcome": "ron", "riichi": [], "loser": 2, "wins": [{"winner": 1, "han": 3, "fu": 30}]},
+    {"outcome": "tsumo", "riichi": [2], "wins": [{"winner": 2, "han": 2, "fu": 30}]},
+    {"outcome": "draw", "riichi": [0], "tenpai": [0]},
+    {"outcome": "ron", "riichi": [], "loser": 3, "wins": [{"winner": 1, "han": 2, "fu": 40}]},
+]
+
+
+def test_an_east_only_game_ends_after_east_4_on_the_phone_too(
+    chromium: Any, live_server: Any
+) -> None:
+    """The phone's scoreboard followed a south game whatever the rules said: offline, the hand
+    that ends an east-only game was not previewed as the end, and the board went on to "S1"
+    (the server: "E4-1 · game over"). Now the phone plays the same game the server does."""
+    game, referee = _table()
+    game.rule_overrides = {"east_only": True}
+    game.save(update_fields=["rule_overrides"])
+    page = logged_in_page(chromium, live_server, referee, viewport=PHONE)
+    open_entry_online(page, live_server, game)
+    record = game_record(game)
+    assert record["rules"]["east_only"] is True
+
+    page.context.set_offline(True)
+    page.wait_for_selector("#net-status[data-state='offline']")
+    for number, hand in enumerate(EAST_ONLY_HANDS):
+        tap(page, hand)
+        out = replay({**record, "hands": EAST_ONLY_HANDS[: number + 1], "end": "complete"})
+        last = number == len(EAST_ONLY_HANDS) - 1
+        assert out["ended_by"] == ("east4" if last else None)
+        ends = page.locator("#preview .badge", has_text="This hand ends the game.")
+        assert ends.count() == (1 if last else 0), number
+        page.locator("#confirm-hand").click()
+        queued(page, number + 1)
+        row = out["hands"][-1]
+        want = expected(out["next"] or row, row["scores"])
+        if last:  # the board stands as at the last hand's start, as the server shows it
+            want["round"] = f"{row['round']} · game over"
+        assert board(page) == want, number
+    assert board(page)["round"] == "E4 · game over"
+    phone = board(page)
+
+    page.context.set_offline(False)
+    page.wait_for_selector("#net-status[data-state='online'][data-queued='0']")
+    page.wait_for_selector("#hands tbody tr.phone-row", state="detached")
+    game.refresh_from_db()
+    assert [h.data for h in game.hands.order_by("number")] == EAST_ONLY_HANDS
+    state = table_state(game)
+    assert state.over and state.ended_by == "east4"
+    assert board(page) == phone

@@ -39,6 +39,14 @@ OPTIONS: list[dict[str, object] | None] = [
     {"han_limit": "sanbaiman"},
     {"double_yakuman": True},
     {"honba_ron": 500, "honba_tsumo": 200, "riichi_stick": 1500, "noten_total": 6000},
+    # East-only games (scoring/engine/README.md, flow._last_round): East 4 is the all-last and
+    # ends the game (EMA 2025 3.5 with the east round as the last); west_round extends it into
+    # the south round, WDMC 2019 3.7.1's sudden death likewise.
+    {"east_only": True},
+    {"east_only": True, "west_round": True},
+    {"east_only": True, "west_sudden_death": "wdmc"},
+    {"east_only": True, "agari_yame": "auto"},
+    {"east_only": True, "agari_yame": "optional", "bust": True},
 ]
 
 
@@ -126,5 +134,7 @@ def test_random_games_of_every_preset_and_option_match_the_engines_replay(
         cases,
     )
     assert sum(len(c["hands"]) for c in cases) > 5000
-    assert {c["want"]["ended_by"] for c in cases} >= {None, "south4", "time", "bust"}
+    assert {c["want"]["ended_by"] for c in cases} >= {None, "south4", "time", "bust", "east4"}
+    # The east-only game's south round, played as Tenhou's west round (sudden death).
+    assert "south" in {c["want"]["ended_by"] for c in cases}
     assert wrong == []
