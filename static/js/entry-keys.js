@@ -2,8 +2,10 @@
  * - Enter on a choice chip chooses it, as Space does, instead of submitting the form (a valid
  *   hand was saved before riichi was ticked).
  * - A focused control is never left under the sticky scoreboard (top) or the sticky confirm
- *   bar (bottom): the scroll padding follows their heights, and a control still covered after
- *   the browser's own scrolling is scrolled clear.
+ *   bar (bottom): the scroll padding is their heights and the stylesheet's --sticky-gap, kept
+ *   in step by a ResizeObserver (issue 33: a tap that grew the bar, the preview line shown or
+ *   wrapped, left the padding at the bar's old height until the next scroll or focus), and a
+ *   control still covered after the browser's own scrolling is scrolled clear.
  */
 (function () {
   "use strict";
@@ -12,7 +14,9 @@
   var root = document.documentElement;
   var board = document.getElementById("scoreboard");
   var bar = form.querySelector(".confirm-bar");
-  var GAP = 8;
+  var GAP = 8; // between a control scrolled clear and a bar
+  // The scroll padding's margin past a bar (static/css/hanchan.css --sticky-gap, 16 px).
+  var PAD = parseFloat(getComputedStyle(root).getPropertyValue("--sticky-gap")) || 2 * GAP;
 
   form.addEventListener("keydown", function (event) {
     var input = event.target;
@@ -22,8 +26,8 @@
   });
 
   function pad() {
-    if (board) root.style.scrollPaddingTop = board.offsetHeight + 2 * GAP + "px";
-    if (bar) root.style.scrollPaddingBottom = bar.offsetHeight + 2 * GAP + "px";
+    if (board) root.style.scrollPaddingTop = board.offsetHeight + PAD + "px";
+    if (bar) root.style.scrollPaddingBottom = bar.offsetHeight + PAD + "px";
   }
 
   function overlap(a, b) {
@@ -46,8 +50,14 @@
   }
 
   pad();
-  window.addEventListener("resize", pad);
-  window.addEventListener("scroll", pad, {passive: true});
+  if (window.ResizeObserver) {
+    var sizes = new ResizeObserver(pad); // after layout, before the frame is painted
+    if (board) sizes.observe(board);
+    if (bar) sizes.observe(bar);
+  } else {
+    window.addEventListener("resize", pad);
+    window.addEventListener("scroll", pad, {passive: true});
+  }
   document.addEventListener("focusin", function (event) {
     pad();
     clear(event.target);
