@@ -572,7 +572,8 @@ class WorkerWatch:
     """Every running status the page's service worker goes through (DevTools)."""
 
     def __init__(self, page: Any) -> None:
-        self.page, self.statuses, self.since = page, [], 0
+        self.page, self.since = page, 0
+        self.statuses: list[str] = []
         self.cdp = page.context.new_cdp_session(page)
         self.cdp.on("ServiceWorker.workerVersionUpdated", self._updated)
         self.cdp.send("ServiceWorker.enable")
