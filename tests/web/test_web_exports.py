@@ -109,8 +109,10 @@ def test_report_lists_penalties_with_sum_and_players_without_ema(
     response = organiser_client.get(url("exports", ready))
     assert response.status_code == 200
     html = response.content.decode()
-    # Issue 36: a player without an EMA number blocks until the organiser confirms.
+    # Issue 36: a player without an EMA number blocks until the organiser confirms; issue 33
+    # item 6: the check said "Ready for export." with every player's number missing.
     assert 'id="report-blocking"' in html and "Clara Claus has no EMA number" in html
+    assert 'id="report-ok"' not in html and "Ready for export." not in html
     assert 'id="confirm-xls"' in html
     assert 'id="penalty-total">2000<' in html
     assert "Clara Claus" in html and "no EMA number" in html

@@ -78,3 +78,31 @@ def test_the_create_form_offers_the_zone(organiser_client: Client) -> None:
     page = organiser_client.get(reverse("tournaments:create")).content.decode()
     assert f'<option value="{settings.TIME_ZONE}" selected>' in page
     assert '<option value="Europe/Rome">' in page
+
+
+def test_the_hall_clock_shows_a_tables_own_end_in_the_events_zone(
+    client: Client, tournament: Tournament
+) -> None:
+    """The hall clock's one time of day: a table given extra minutes (issue 35.3) "its own
+    end at HH:MM", read in the hall, so in the event's zone (its countdown counts down from
+    the ISO instant and needs none)."""
+    from tests.factories import SessionFactory, TableFactory
+
+    Tournament.objects.filter(pk=tournament.pk).update(
+        time_zone="Asia/Tokyo", status=Tournament.Status.RUNNING
+    )
+    session = SessionFactory(
+        tournament=tournament,
+        number=1,
+        status=Session.Status.RUNNING,
+        duration_minutes=90,
+        started_at=timezone.now() - datetime.timedelta(minutes=10),
+    )
+    TableFactory(session=session, number=3, extra_minutes=10)
+    ends = session_clock(Session.objects.get(pk=session.pk))["ends_at"]
+    ends += datetime.timedelta(minutes=10)
+    tokyo = ends.astimezone(ZoneInfo("Asia/Tokyo")).strftime("%H:%M")
+    utc = ends.astimezone(datetime.UTC).strftime("%H:%M")
+    page = client.get(reverse("tournaments:clock", args=[tournament.slug])).content.decode()
+    line = page[page.index('<li data-table="3">') :].split("</li>")[0]
+    assert f"its own end at {tokyo} (+10 min)" in line and utc not in line, line
