@@ -470,10 +470,10 @@ def find(players: int, rounds: int, attempts: int = ATTEMPTS, steps: int = STEPS
             print(f"  {players}: triple attempt {attempt} failed", file=sys.stderr)
     # The most rounds first: each transversal round left out frees six classes.
     for r in range(rounds, players // 4, -1) if players % 4 == 0 else ():
-        entry = developed(players, r, DEVELOPED_SECONDS)
-        if entry is not None:
-            assert pair_disjoint(stored_rounds(players, entry), players)
-            return entry
+        found = developed(players, r, DEVELOPED_SECONDS)
+        if found is not None:
+            assert pair_disjoint(stored_rounds(players, found), players)
+            return found
         print(
             f"  {players}: no base round for {r} rounds in {DEVELOPED_SECONDS} s", file=sys.stderr
         )
