@@ -157,3 +157,12 @@ def test_replan_winds_are_balanced_over_the_whole_event_where_the_repair_can() -
     counts = wind_counts([*past, *rest], 41)[:40]
     assert max(max(c) - min(c) for c in counts) <= 2
     assert sum(max(c) - min(c) == 2 for c in counts) <= 5
+
+
+def test_a_stored_design_replaces_the_construction_only_past_its_rounds() -> None:
+    # 44 players: the transversal construction has 11 rounds and keeps groups apart in its
+    # columns; the stored Z_11 x 4 design (12 rounds) serves plans of 12 sessions.
+    assert len(design(44, needed=11).rounds) == 11 and design(44, needed=11).transversal == 11
+    assert len(design(44, needed=12).rounds) == round_count(stored()[44]) == 12
+    assert design(44, needed=12).transversal == 0
+    assert len(design(44).rounds) == 12  # asked for the most: the stored design

@@ -259,7 +259,7 @@ def generate_plan(
     elif last is not None:
         # A re-plan after a full round: the design continues from it (its round 0 is seated
         # as that round was), so the rounds after it meet none of its pairs.
-        built = design(players, size)
+        built = design(players, size, needed=rounds + 1)
         labels = [0] * players
         for t, table in enumerate(built.rounds[0]()):
             for p, q in zip(table, last[t], strict=True):
@@ -269,7 +269,7 @@ def generate_plan(
         for i in others[:rounds]:
             plan.append([[labels[p] for p in t] for t in built.rounds[i]()])
     elif not past:
-        built = design(players, size)
+        built = design(players, size, needed=rounds)
         transversal = list(range(built.transversal))
         recursive = list(range(built.transversal, len(built.rounds)))
         rng.shuffle(transversal)
