@@ -92,6 +92,8 @@ def _migrate_once(*args: Any, **options: Any) -> Any:
     files it was made from, so any change to one migrates afresh. Other databases, and any
     other command, run as they are."""
     connection = connections[options.get("database", "default")]
+    if args == ("migrate",) and options.get("run_syncdb") and connection.vendor == "postgresql":
+        return _migrate_postgres_once(connection, *args, **options)
     if (
         args != ("migrate",)
         or not options.get("run_syncdb")
@@ -118,6 +120,43 @@ def _migrate_once(*args: Any, **options: Any) -> Any:
 
 
 django.core.management.call_command = _migrate_once
+
+
+def _migrate_postgres_once(connection: Any, *args: Any, **options: Any) -> Any:
+    """The same on PostgreSQL: the first xdist worker migrates its test database and copies it
+    to a template database named after the migration files (`<test db>_migrated_<key>`); the
+    other worker, and later runs that keep it (`make test-pg` on a developer's machine), drop
+    the empty test database pytest-django just created and create it again from the template
+    (CREATE DATABASE ... TEMPLATE, 0.3 s instead of migrating: 4 s of this process's CPU plus
+    the server's). The template is the migrated database itself, rows included. CI drops it
+    with the role that owns it (.ci/run). Templates of older migration files are dropped when a
+    new one is made."""
+    name = connection.settings_dict["NAME"]
+    base = name.rsplit("_gw", 1)[0] if os.environ.get("PYTEST_XDIST_WORKER") else name
+    template = f"{base}_migrated_{_migration_key()[:12]}"
+    cache = ROOT / ".pytest_cache"
+    cache.mkdir(exist_ok=True)
+    quote = connection.ops.quote_name
+    with open(cache / f"migrated-{base}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # one worker makes the template, the other waits
+        with connection._nodb_cursor() as cursor:
+            cursor.execute(
+                "SELECT datname FROM pg_database WHERE datname LIKE %s", [f"{base}_migrated_%"]
+            )
+            existing = {row[0] for row in cursor.fetchall()}
+        if template in existing:
+            connection.close()
+            with connection._nodb_cursor() as cursor:
+                cursor.execute(f"DROP DATABASE {quote(name)}")
+                cursor.execute(f"CREATE DATABASE {quote(name)} TEMPLATE {quote(template)}")
+            return None
+        result = _call_command(*args, **options)
+        connection.close()
+        with connection._nodb_cursor() as cursor:
+            for old in existing:
+                cursor.execute(f"DROP DATABASE IF EXISTS {quote(old)}")
+            cursor.execute(f"CREATE DATABASE {quote(template)} TEMPLATE {quote(name)}")
+        return result
 
 
 # Cache keys of one test never meet another's in a shared Redis: the login throttle counts
