@@ -3,8 +3,8 @@
 The headless shell (package chromium-headless-shell: the same Blink and V8 as `chromium`, built
 without the desktop browser around them, and what Playwright itself runs for headless tests)
 took 40 % less CPU than the full browser in headless mode: tests/browser -n 0, every process of
-the run counted (a cgroup's cpuacct), 276.9 -> 165.7 s. A missing one is a failure with a clear message,
-never a skip: CI installs it (scripts/ensure-test-tools.sh).
+the run counted (a cgroup's cpuacct), 276.9 -> 165.7 s. A missing one is a failure with a
+clear message, never a skip: CI installs it (scripts/ensure-test-tools.sh).
 
 Every browser test records the console of every page it opens, and fails when the
 Content-Security-Policy refused anything (issue 16): an inline script or style, eval, a file

@@ -116,9 +116,9 @@ def test_team_pages_hide_the_hidden_session() -> None:
         body = client.get(url).content.decode()
         assert re.search(rf"(?<!\d){before}(?!\d)", body), url
         assert not re.search(rf"(?<!\d){real}(?!\d)", body), url
+    # The staff see the public's page, and the hidden results only in their preview.
     staff = Client()
     staff.force_login(organiser)
-    assert (
-        "hidden</span>"
-        not in staff.get(f"/t/{tournament.slug}/teams/{team.slug}/").content.decode()
-    )
+    team_page = f"/t/{tournament.slug}/teams/{team.slug}/"
+    assert staff.get(team_page).content.decode().count('<span class="muted">hidden</span>') == 4
+    assert "hidden</span>" not in staff.get(team_page + "?preview=1").content.decode()

@@ -14,7 +14,7 @@ from django.shortcuts import render
 from tournaments.clock import SIGNAL_MINUTES, hall_session, session_clock, table_ends_at
 from tournaments.models import Session
 from tournaments.standings.selectors import public_standings
-from tournaments.views.public import visible_tournament
+from tournaments.views.visibility import visible_tournament
 
 
 def hall_clock(request: HttpRequest, slug: str) -> HttpResponse:

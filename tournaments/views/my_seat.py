@@ -12,7 +12,7 @@ from django.views.decorators.http import require_GET
 from core.models import Player
 from tournaments.models import Registration
 from tournaments.my_seat import COOKIE, my_seat, player_from_token
-from tournaments.views.public import visible_tournament
+from tournaments.views.visibility import visible_tournament
 
 POLL_SECONDS = 20
 REMEMBER_SECONDS = 14 * 24 * 3600

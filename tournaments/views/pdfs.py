@@ -14,7 +14,7 @@ from django.utils.translation import gettext as _
 from tournaments import pdf, roles
 from tournaments.models import Session, Tournament
 from tournaments.standings import cache as standings_cache
-from tournaments.views.public import visible_tournament
+from tournaments.views.visibility import visible_tournament
 
 SESSION_DOCUMENTS = {
     "table-cards": pdf.table_cards_pdf,

@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
-from django.contrib.auth.models import AnonymousUser
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.template.loader import render_to_string
 from django.utils.formats import number_format
@@ -24,58 +22,13 @@ from tournaments import my_seat, roles
 from tournaments.award_selectors import tournament_awards
 from tournaments.models import Seat, Session, StandingRow, Tournament
 from tournaments.roster import RosterSeat
-from tournaments.selectors import HIDDEN, can_see_tournament, session_roster
+from tournaments.selectors import HIDDEN, session_roster
 from tournaments.standings import cache as standings_cache
-from tournaments.standings.asof import hidden_from
 from tournaments.standings.labels import TIE_BREAK_LABELS
 from tournaments.standings.ranking import tie_breaks_of
 from tournaments.standings.selectors import public_standings, session_numbers, standings_for
 from tournaments.views.charts import line_chart_svg
-
-
-def visible_tournament(request: HttpRequest, slug: str) -> Tournament:
-    """Drafts are visible to their staff only (the rule of tournaments.selectors)."""
-    tournament = get_object_or_404(Tournament, slug=slug)
-    if not can_see_tournament(request.user, tournament):
-        raise Http404("No such tournament.")
-    return tournament
-
-
-# `?preview=1`: the staff's preview of the hidden results on a public page (issue 32.3).
-PREVIEW = "preview"
-
-
-@dataclass(frozen=True)
-class PublicView:
-    """Whose view a public page shows while results are hidden (issue 32.3).
-
-    The staff see a public page as the public does, so what they check there is what is
-    public; the hidden results only in an explicit preview (`?preview=1`), which the page
-    marks as the staff's (templates/tournaments/_staff_preview.html). `reader` is whom the
-    page asks which games it may show: the reader, or for the staff not previewing the public
-    (a player still sees their own table's game: that is their view, not a staff one).
-    `console`: an organiser, whom the note also points to the full table in the console."""
-
-    hidden_from: int | None
-    reader: Any
-    staff: bool = False
-    preview: bool = False
-    console: bool = False
-
-
-def public_view(request: HttpRequest, tournament: Tournament) -> PublicView:
-    """The view `request` gets of `tournament`'s public pages (PublicView)."""
-    hidden = hidden_from(tournament)
-    if hidden is None or not roles.is_referee(request.user, tournament):
-        return PublicView(hidden, request.user)
-    preview = request.GET.get(PREVIEW) == "1"
-    return PublicView(
-        hidden,
-        request.user if preview else AnonymousUser(),
-        staff=True,
-        preview=preview,
-        console=roles.is_organiser(request.user, tournament),
-    )
+from tournaments.views.visibility import public_view, visible_tournament
 
 
 def tournament_list(request: HttpRequest) -> HttpResponse:

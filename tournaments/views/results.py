@@ -27,7 +27,7 @@ from tournaments.models import Table, Tournament
 from tournaments.places import TablePlace
 from tournaments.standings.exports import standings_csv
 from tournaments.views.console.base import organiser_tournament
-from tournaments.views.public import visible_tournament
+from tournaments.views.visibility import visible_tournament
 
 XLSX_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 

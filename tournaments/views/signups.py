@@ -29,7 +29,7 @@ from tournaments.signup_selectors import (
 )
 from tournaments.spreadsheet import SafeCsvWriter
 from tournaments.views.console.base import OrganiserRequiredMixin, show_refusal
-from tournaments.views.public import visible_tournament
+from tournaments.views.visibility import visible_tournament
 
 
 class SignUpForm(forms.Form):

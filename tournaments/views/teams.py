@@ -25,7 +25,8 @@ from tournaments.standings.labels import TIE_BREAK_LABELS
 from tournaments.standings.ranking import tie_breaks_of
 from tournaments.standings.selectors import standings_for
 from tournaments.standings.teams import TeamStanding, team_standings
-from tournaments.views.public import _tie_break_text, public_view, visible_tournament
+from tournaments.views.public import _tie_break_text
+from tournaments.views.visibility import public_view, visible_tournament
 
 
 def team_event(request: HttpRequest, slug: str) -> Tournament:

@@ -25,7 +25,7 @@ from core.errors import ServiceError, ServiceUnavailable, ValidationFailed
 from tournaments import roles
 from tournaments.models import Session, Tournament
 from tournaments.selectors import organiser_session, session_by_number
-from tournaments.views.public import visible_tournament
+from tournaments.views.visibility import visible_tournament
 
 
 def organiser_tournament(request: HttpRequest, slug: str) -> Tournament:
