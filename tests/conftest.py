@@ -22,6 +22,7 @@ from django.utils import translation
 
 import tournaments.seating
 from config.celery import app as celery_app
+from tests.flush_support import install_flush_keeping, remember_kept_rows
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -157,6 +158,17 @@ def _migrate_postgres_once(connection: Any, *args: Any, **options: Any) -> Any:
                 cursor.execute(f"DROP DATABASE IF EXISTS {quote(old)}")
             cursor.execute(f"CREATE DATABASE {quote(template)} TEMPLATE {quote(name)}")
         return result
+
+
+install_flush_keeping()
+
+
+@pytest.fixture(scope="session")
+def django_db_setup(django_db_setup: None, django_db_blocker: Any) -> None:
+    """pytest-django's test databases, and the rows that the flush after a transactional test
+    keeps (tests/flush_support.py), read once they are migrated."""
+    with django_db_blocker.unblock():
+        remember_kept_rows("default")
 
 
 # Cache keys of one test never meet another's in a shared Redis: the login throttle counts
