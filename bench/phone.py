@@ -257,7 +257,8 @@ def main() -> int:
     options = parser.parse_args()
     if shutil.which(CHROMIUM) is None:
         sys.exit(
-            f"Chromium is needed at {CHROMIUM}: apt-get install -y chromium (the tests use the headless shell, this bench the browser a phone runs)"
+            f"Chromium is needed at {CHROMIUM}: apt-get install -y chromium"
+            " (the tests use its headless shell; this bench, the browser a phone runs)"
         )
     from playwright.sync_api import sync_playwright
 
