@@ -17,8 +17,9 @@ hard (n + 8) unless that costs more than END_TOLERANCE ranks of spread per table
 same search with END = WIND_END (then soft): with 1000 players and 12 sessions the last
 session would have to give every player one particular wind. The search is a beam sweep in
 standing order (players join open tables) followed by simulated annealing over swaps of two
-players between tables, with a fixed number of iterations: the same request and seed give the
-same tables on any machine under any load (there is no clock in it).
+players between tables, with a fixed number of iterations (with groups, the last LATE_SESSIONS
+sessions anneal longer and hotter): the same request and seed give the same tables on any
+machine under any load (there is no clock in it).
 
 Small fields (up to SMALL_FIELD players) while a zero-repeat event up to the bound
 (n - 1) / 3 is still possible: the cheapest round after which it stays possible (a
@@ -72,6 +73,14 @@ AHEAD_RAW = 12_000  # result model: raw score = 25000 + AHEAD_RAW x N(0, 1), pla
 AHEAD_UMA = (15_000, 5_000, -5_000, -15_000)
 FOCUS = 0.8  # share of moves that start from a table above the floor cost
 T_START = 1.0  # annealing temperature at the start (in ranks of spread)
+# Groups, last sessions: where groups shrink the pool of possible opponents, the last
+# LATE_SESSIONS sessions (most of the event's repeats) anneal LATE_ITERATIONS moves from
+# LATE_T, hot enough to trade one repeat (REPEAT) for another arrangement; fields up to
+# LATE_FIELD players (1000 players keep their budget).
+LATE_SESSIONS = 3
+LATE_ITERATIONS = 300_000
+LATE_T = 4.0
+LATE_FIELD = 200
 
 
 def _allowed(counts: Sequence[int], spread: int = 1) -> int:
@@ -238,15 +247,22 @@ class _Session:
         return x
 
 
-def _anneal(s: _Session, tables: list[list[int]], rng: random.Random, iterations: int) -> None:
-    """Simulated annealing over swaps between tables near each other in standing order."""
+def _anneal(
+    s: _Session,
+    tables: list[list[int]],
+    rng: random.Random,
+    iterations: int,
+    t_start: float = T_START,
+) -> None:
+    """Simulated annealing over swaps between tables near each other in standing order,
+    from temperature `t_start` (ranks of spread) down to 0.05."""
     m, k = len(tables), s.k
     if m < 2:
         return
     costs = [s.cost(t) for t in tables]
     total = best_total = sum(costs)
     best = [list(t) for t in tables]
-    t0, t1 = T_START, 0.05
+    t0, t1 = t_start, 0.05
     decay = math.log(t1 / t0) / max(1, iterations)
     reach = max(2, m // 8)
     cost = s.cost
@@ -416,14 +432,26 @@ def swiss_session(
             tables = _exact_round(s, order, unmet, ahead, EXACT_NODES)
     if tables is None:
         budget = max(MIN_ITERATIONS, ITERATIONS_PER_PLAYER * n)
+        hot = T_START
         if iterations is not None:
             budget = iterations
+        elif (
+            by_group
+            and n <= LATE_FIELD
+            and horizon is not None
+            and horizon < LATE_SESSIONS
+            and any(len(members) > 1 for members in by_group.values())
+        ):
+            # Groups shrink everyone's pool of opponents: the last sessions hold most of the
+            # repeats, and a longer, hotter search trades them (docs/seating.md, "Groups").
+            budget = max(budget, LATE_ITERATIONS)
+            hot = LATE_T
         tables = _sweep(s, order, SWEEP_BEAM)
-        _anneal(s, tables, rng, budget)
+        _anneal(s, tables, rng, budget, hot)
         if binding:
             soft = session(WIND_END)
             other = _sweep(soft, order, SWEEP_BEAM)
-            _anneal(soft, other, random.Random(f"{seed}:soft"), budget)
+            _anneal(soft, other, random.Random(f"{seed}:soft"), budget, hot)
             hard_cost = sum(soft.cost(t) for t in tables)
             soft_cost = sum(soft.cost(t) for t in other)
             keep = hard_cost <= soft_cost + END_TOLERANCE * len(tables)
