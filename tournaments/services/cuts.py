@@ -209,17 +209,8 @@ def _seat_next(actor: Any, tournament: Tournament, cut: Cut) -> Session:
     if tournament.sessions_planned < number:
         # The stage's session is planned; the cut keeps what was planned before, for
         # undo_cut to take back (with the session, if the cut created it).
-        with audited(
-            actor=actor,
-            action="tournament.update",
-            obj=tournament,
-            tournament_id=tournament.pk,
-            snapshot=partial(tournament_snapshot, tournament),
-        ) as audit:
-            cut.sessions_planned_before = tournament.sessions_planned
-            tournament.sessions_planned = number
-            tournament.save(update_fields=["sessions_planned"])
-            audit.note(cut=cut.pk)
+        cut.sessions_planned_before = tournament.sessions_planned
+        _plan_sessions(actor, tournament, number, cut=cut.pk)
     cut.created_session = created
     cut.save(update_fields=["sessions_planned_before", "created_session"])
     return session
@@ -331,16 +322,7 @@ def _unplan_after(actor: Any, tournament: Tournament, cut: Cut) -> None:
     number = cut.after_session + 1
     if cut.sessions_planned_before is None or tournament.sessions_planned != number:
         return
-    with audited(
-        actor=actor,
-        action="tournament.update",
-        obj=tournament,
-        tournament_id=tournament.pk,
-        snapshot=partial(tournament_snapshot, tournament),
-    ) as audit:
-        tournament.sessions_planned = cut.sessions_planned_before
-        tournament.save(update_fields=["sessions_planned"])
-        audit.note(cut_undone=cut.pk)
+    _plan_sessions(actor, tournament, cut.sessions_planned_before, cut_undone=cut.pk)
     session = (
         Session.objects.select_for_update()
         .filter(tournament=tournament, number=number, status=Session.Status.PLANNED)
@@ -557,3 +539,17 @@ def promote_at_cut(*, actor: Any, tournament: Tournament, cut: Cut, replaces: An
         _hand_over_unplayed_seat(actor, session, out.player, into.player, cut)
     recompute_standings(tournament_id=tournament.pk)
     return cut
+
+
+def _plan_sessions(actor: Any, tournament: Tournament, planned: int, **note: int) -> None:
+    """Set `sessions_planned`, audited as `tournament.update` with the cut's note."""
+    with audited(
+        actor=actor,
+        action="tournament.update",
+        obj=tournament,
+        tournament_id=tournament.pk,
+        snapshot=partial(tournament_snapshot, tournament),
+    ) as audit:
+        tournament.sessions_planned = planned
+        tournament.save(update_fields=["sessions_planned"])
+        audit.note(**note)
