@@ -16,6 +16,8 @@ Whole-tournament plans (``generate_plan``)
     3. Winds (winds.py): per block of four rounds, a proper 4-edge-colouring of the
        player/table graph (Konig) gives every table all four winds and every player a wind
        spread of 0 when rounds are a multiple of 4, else at most 1. Always achieved.
+    4. Table numbers (tables.py): the construction's own (t + c*r) for transversal rounds,
+       which revisits no table, then a counted search for the fewest revisits.
 
 Swiss sessions (``swiss_session``, swiss.py; ``swiss_round`` on indices): player ids, so
 history may hold players who left and the session players never seated; groups are a hard
@@ -64,7 +66,7 @@ from .designs import design
 from .quality import Quality, quality, session_quality
 from .search import greedy_round, improve
 from .swiss import swiss_round, swiss_session
-from .tables import choose_rounds, number_tables
+from .tables import choose_rounds, number_tables, transversal_numbers
 from .winds import balance_winds, continue_winds, wind_counts
 
 __all__ = [
@@ -133,6 +135,10 @@ _RELABEL_STEPS_PER_PLAYER = 400
 _CHOOSE_TRIES = 60
 # Annealing steps of the table numbers (tables.number_tables), fields of up to 64 tables.
 _NUMBER_STEPS = 10_000
+_NUMBERED_TABLES = 64
+# Tries of the search for the construction's table numbers (tables.transversal_numbers) where
+# no product c*r fits (Z_m, m not prime).
+_TRANSVERSAL_TRIES = 20_000
 _CHOOSE_MAX_PLAYERS = 200
 
 
@@ -252,6 +258,7 @@ def generate_plan(
     size = table_size
     past: Plan = [[list(t) for t in rnd] for rnd in history]
     plan: Plan = []
+    hint: dict[frozenset[int], int] = {}  # table numbers from the construction
     last = _partition(past[-1], players, size) if past else None
     kept = [_partition(rnd, players, size) for rnd in continue_from[:rounds]]
     if kept and all(k is not None for k in kept):
@@ -290,6 +297,18 @@ def generate_plan(
             # Relabelling players keeps the design's rounds pair-disjoint: search the labels
             # for the fewest same-group pairs in the rounds that keep groups apart.
             _separate_groups(plan, separate, gid, rng, _RELABEL_STEPS_PER_PLAYER * players)
+        if built.transversal and built.columns <= _NUMBERED_TABLES:
+            # Zero revisits by construction for the transversal rounds (tables.py); the
+            # numbers follow the tables through the shuffles below.
+            picks = [(j, i) for j, i in enumerate(order[:rounds]) if i < built.transversal]
+            numbers = transversal_numbers(
+                [built.rounds[i]() for i in range(built.transversal)],
+                [i for _, i in picks],
+                _TRANSVERSAL_TRIES,
+            )
+            for (j, _), perm in zip(picks, numbers, strict=False):
+                for t, table in enumerate(plan[j]):
+                    hint[frozenset(table)] = perm[t]
         bound = (players - 1) // (size - 1)
         complete = len(plan) == bound  # the design met (nearly) every pair
         while len(plan) < rounds and complete and len(plan) > 1:
@@ -314,7 +333,8 @@ def generate_plan(
         )
     plan = continue_winds(plan, past, players)
     # Table numbers last: they change neither meetings nor winds (tables.py).
-    plan = number_tables(plan, rng, _NUMBER_STEPS if len(plan[0]) <= 64 else 0)
+    small = len(plan[0]) <= _NUMBERED_TABLES
+    plan = number_tables(plan, rng, _NUMBER_STEPS if small else 0, hint)
     if progress is not None:
         progress(1.0)
     return plan

@@ -2,11 +2,18 @@
 
 Table numbers (Lester, SAT 2021: no player at the same table number twice where the session
 count allows). Which table of a round gets which number never changes who meets whom or the
-winds, so after everything else each round's tables are renumbered: round by round, each
-table (the most constrained first) takes the free number its players have visited least,
-then simulated annealing on exchanges of two tables' numbers in one round, a counted number
-of them. A player needs a revisit past as many sessions as there are tables (the "least
-possible" reported); where players always meet in the same groups more can be forced.
+winds, so after everything else each round's tables are renumbered. Where the plan's rounds
+are a transversal design's (designs.py), the construction numbers them: table t of round r
+gets t + c*r (c outside the column shifts), which sends no player to a number twice over a
+field or Z_p (``transversal_numbers``; 32x8, 44x10, 52x12, 64x15, 172x15 reach 0). Other
+rounds, and plans the construction does not cover, start round by round: each table (the
+most constrained first) takes the free number its players have visited least, or a
+least-cost matching of tables to numbers given the rounds numbered before; then simulated
+annealing on exchanges of two tables' numbers in one round, a counted number of them. A
+player needs a revisit past as many sessions as there are tables (the "least possible"
+reported); where players always meet in the same groups more can be forced, and some
+designs' rounds admit no numbering without a revisit (40x8 on the 1-rotational design:
+CP-SAT proves it offline).
 
 Indirect meetings: for every pair who never meet, the players who meet both. When a design
 has more pair-disjoint rounds than the plan needs, which ones it takes changes that count;
@@ -18,7 +25,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 from .core import Plan
 
@@ -49,20 +56,56 @@ def revisits_least(plan: Sequence[Sequence[Sequence[int]]]) -> int:
 _MATCHED_TABLES = 64
 
 
-def number_tables(plan: Plan, rng: random.Random, steps: int) -> Plan:
+def number_tables(
+    plan: Plan,
+    rng: random.Random,
+    steps: int,
+    hint: Mapping[frozenset[int], int] | None = None,
+) -> Plan:
     """The plan with each round's tables reordered (index = table number) to keep players
-    off numbers they sat at before; tables and seats unchanged."""
+    off numbers they sat at before; tables and seats unchanged. `hint`: numbers for tables
+    (by their players) from the construction (``transversal_numbers``), a start of its own
+    for the rounds whose tables it numbers."""
     if not plan:
         return plan
-    # Two starts, each annealed, the fewer revisits kept (the first on a tie): greedy (the
-    # most constrained table first) and a least-cost matching of tables to numbers round by
-    # round (either wins on some fields: 44x8 16 against 21, 100x12 19 against 4).
-    best = _anneal(_greedy_numbers(plan), rng, steps)
+    least = revisits_least(plan)
+    # The construction's numbers (the other rounds matched to them) end it when they reach
+    # the least possible. Else starts, each annealed, the fewer revisits kept (the first on
+    # a tie), stopping at the least possible: greedy (the most constrained table first), a
+    # least-cost matching of tables to numbers round by round (either wins on some fields:
+    # 44x8 16 against 21, 100x12 19 against 4), then the construction's, last so that the
+    # first two see the random stream they always did.
+    fixed = _hinted(plan, hint) if hint else {}
+    hinted = _matched_numbers(plan, fixed) if fixed else []
+    if hinted and revisits(hinted) <= least:
+        return hinted
+    starts: list[Callable[[], Plan]] = [lambda: _greedy_numbers(plan)]
     if len(plan[0]) <= _MATCHED_TABLES:  # O(tables^3) per round
-        other = _anneal(_matched_numbers(plan), rng, steps)
-        if revisits(other) < revisits(best):
-            best = other
+        starts.append(lambda: _matched_numbers(plan))
+    if hinted:
+        starts.append(lambda: hinted)
+    best: Plan = []
+    for start in starts:
+        out = _anneal(start(), rng, steps)
+        if not best or revisits(out) < revisits(best):
+            best = out
+        if revisits(best) <= least:
+            break
     return best
+
+
+def _hinted(plan: Plan, hint: Mapping[frozenset[int], int]) -> dict[int, list[int]]:
+    """Round -> the number of each of its tables, for the rounds the hint numbers whole (a
+    permutation, no table numbered in an earlier round)."""
+    out: dict[int, list[int]] = {}
+    taken: set[frozenset[int]] = set()
+    for r, rnd in enumerate(plan):
+        keys = [frozenset(t) for t in rnd]
+        numbers = [hint.get(k, -1) for k in keys]
+        if sorted(numbers) == list(range(len(rnd))) and taken.isdisjoint(keys):
+            out[r] = numbers
+            taken.update(keys)
+    return out
 
 
 def _anneal(out: Plan, rng: random.Random, steps: int) -> Plan:
@@ -135,19 +178,139 @@ def _greedy_numbers(plan: Plan) -> Plan:
     return out
 
 
-def _matched_numbers(plan: Plan) -> Plan:
+def _matched_numbers(plan: Plan, fixed: Mapping[int, list[int]] | None = None) -> Plan:
+    """Round by round, a least-cost matching of tables to numbers given the numbers taken so
+    far; the `fixed` rounds (round -> each table's number) are placed first as given."""
+    fixed = fixed or {}
     visits: dict[int, dict[int, int]] = {}
-    out: Plan = []
-    for rnd in plan:
-        cost = [[sum(visits.get(p, {}).get(k, 0) for p in t) for k in range(len(rnd))] for t in rnd]
-        placed: list[list[int]] = [[] for _ in rnd]
-        for t, k in enumerate(assignment(cost)):
-            placed[k] = list(rnd[t])
-            for p in rnd[t]:
+    out: Plan = [[] for _ in plan]
+
+    def place(r: int, numbers: Sequence[int]) -> None:
+        placed: list[list[int]] = [[] for _ in plan[r]]
+        for t, k in enumerate(numbers):
+            placed[k] = list(plan[r][t])
+            for p in plan[r][t]:
                 mine = visits.setdefault(p, {})
                 mine[k] = mine.get(k, 0) + 1
-        out.append(placed)
+        out[r] = placed
+
+    for r, numbers in fixed.items():
+        place(r, numbers)
+    for r, rnd in enumerate(plan):
+        if r not in fixed:
+            place(
+                r,
+                assignment(
+                    [
+                        [sum(visits.get(p, {}).get(k, 0) for p in t) for k in range(len(rnd))]
+                        for t in rnd
+                    ]
+                ),
+            )
     return out
+
+
+def transversal_numbers(
+    rounds: Sequence[Sequence[Sequence[int]]], chosen: Sequence[int], budget: int
+) -> list[list[int]]:
+    """Table numbers from the construction for a transversal design (designs.py: round r
+    seats column i's point t + r*x_i at table t, x_0..x_3 = 0, 1, 2, 3, seats in column
+    order; `rounds` are all its transversal rounds, round r being the ring's element r) and
+    the plan's `chosen` rounds: per chosen round in order, table index -> number.
+
+    Round r is numbered by a translation t -> t + e_r of the ring. Column i's point j then
+    sits at number j - r*x_i + e_r, so no point visits a number twice when e_r - r*x_i
+    differs between the chosen rounds for every column: e_r = c*r with c outside the x_i
+    does it over a field or Z_p (32x8 on GF(8), 44x11 on Z_11). The translations (column
+    i of round r is the translation by r*x_i, closed under composition) and the products
+    (r -> r*x_i is read off round r) come from the rounds themselves; each c among the
+    products of two or three of x_2, x_3 is tried, every point checked. Otherwise (Z_m, m
+    not prime) a depth-first search over the translations, `budget` tries, restarted on
+    reshuffled candidates every 2000 tries. The longest prefix of `chosen` numbered is
+    returned."""
+    if not chosen or not rounds:
+        return []
+    m, size = len(rounds[0]), len(rounds[0][0])
+    seen: set[tuple[int, ...]] = set()
+    pool: list[tuple[int, ...]] = []
+    for rnd in rounds:
+        for i in range(1, size):
+            shift = tuple(table[i] - i * m for table in rnd)
+            if shift not in seen:
+                seen.add(shift)
+                pool.append(shift)
+    gens = list(pool)
+    for perm in pool:  # grows while it is read: the closure under composition
+        for g in gens:
+            both = tuple(g[k] for k in perm)
+            if both not in seen:
+                seen.add(both)
+                pool.append(both)
+    pool.sort()
+    used = [0] * (m * size)
+
+    def fits(rnd: Sequence[Sequence[int]], perm: Sequence[int]) -> bool:
+        return not any(used[p] >> perm[t] & 1 for t, table in enumerate(rnd) for p in table)
+
+    def mark(rnd: Sequence[Sequence[int]], perm: Sequence[int]) -> None:
+        for t, table in enumerate(rnd):
+            bit = 1 << perm[t]
+            for p in table:
+                used[p] ^= bit
+
+    # e_r = c*r: r -> r*x_i is where round r's translation for column i sends table 0.
+    by_start = {perm[0]: perm for perm in pool}
+    scale = [[rnd[0][i] - i * m for rnd in rounds] for i in range(2, size)]
+    products = [
+        [g[h[r]] if h[r] < len(rounds) else -1 for r in range(len(rounds))]
+        for g in scale
+        for h in scale
+    ]
+    products += [
+        [g[r] if r >= 0 and r < len(g) else -1 for r in h] for g in scale for h in products
+    ]
+    for mult in products:
+        numbered: list[tuple[int, ...]] = []
+        for r in chosen:
+            found = by_start.get(mult[r])
+            if found is None or not fits(rounds[r], found):
+                break
+            mark(rounds[r], found)
+            numbered.append(found)
+        for r, shift in zip(chosen, numbered, strict=False):
+            mark(rounds[r], shift)
+        if len(numbered) == len(chosen):
+            return [list(shift) for shift in numbered]
+    best: list[list[int]] = []
+    picked: list[tuple[int, ...]] = []
+    cursor = [0]
+    orders = [pool] * len(chosen)
+    mix = random.Random(0)  # its own stream: the plan's is not touched
+    for tries in range(budget):
+        if tries and tries % 2000 == 0:  # a fresh start, each round's candidates reshuffled
+            while picked:
+                mark(rounds[chosen[len(picked) - 1]], picked.pop())
+            cursor = [0]
+            orders = [mix.sample(pool, len(pool)) for _ in chosen]
+        depth = len(picked)
+        if depth == len(chosen):
+            break
+        k = cursor[depth]
+        if k == len(pool):  # no translation fits: back to the previous round
+            if not picked:
+                break
+            cursor.pop()
+            mark(rounds[chosen[depth - 1]], picked.pop())
+            continue
+        cursor[depth] = k + 1
+        perm = orders[depth][k]
+        if fits(rounds[chosen[depth]], perm):
+            mark(rounds[chosen[depth]], perm)
+            picked.append(perm)
+            cursor.append(0)
+            if len(picked) > len(best):
+                best = [list(x) for x in picked]
+    return best
 
 
 def assignment(cost: Sequence[Sequence[int]]) -> list[int]:
@@ -271,4 +434,5 @@ __all__ = [
     "revisits_least",
     "shared_opponents_aim",
     "shared_opponents_most",
+    "transversal_numbers",
 ]
