@@ -139,6 +139,10 @@ _NUMBERED_TABLES = 64
 # Tries of the search for the construction's table numbers (tables.transversal_numbers) where
 # no product c*r fits (Z_m, m not prime).
 _TRANSVERSAL_TRIES = 20_000
+# Exact round repairs of the table numbers (tables._repair) where the starts stop short: at
+# most this many, and fewer past 25 tables (each costs O(tables^3)).
+_REPAIRS = 1000
+_REPAIR_WORK = 16_000_000
 _CHOOSE_MAX_PLAYERS = 200
 
 
@@ -333,8 +337,10 @@ def generate_plan(
         )
     plan = continue_winds(plan, past, players)
     # Table numbers last: they change neither meetings nor winds (tables.py).
-    small = len(plan[0]) <= _NUMBERED_TABLES
-    plan = number_tables(plan, rng, _NUMBER_STEPS if small else 0, hint)
+    tables = len(plan[0])
+    small = tables <= _NUMBERED_TABLES
+    repairs = min(_REPAIRS, _REPAIR_WORK // tables**3) if small else 0
+    plan = number_tables(plan, rng, _NUMBER_STEPS if small else 0, hint, repairs)
     if progress is not None:
         progress(1.0)
     return plan

@@ -9,7 +9,10 @@ field or Z_p (``transversal_numbers``; 32x8, 44x10, 52x12, 64x15, 172x15 reach 0
 rounds, and plans the construction does not cover, start round by round: each table (the
 most constrained first) takes the free number its players have visited least, or a
 least-cost matching of tables to numbers given the rounds numbered before; then simulated
-annealing on exchanges of two tables' numbers in one round, a counted number of them. A
+annealing on exchanges of two tables' numbers in one round, a counted number of them; then,
+still short of the least possible, exact repairs of one round at a time (a least-cost
+matching given every other round, breakout weights on the pairs that keep revisiting; a
+counted number, stopping after 300 without progress). A
 player needs a revisit past as many sessions as there are tables (the "least possible"
 reported); where players always meet in the same groups more can be forced, and some
 designs' rounds admit no numbering without a revisit (40x8 on the 1-rotational design:
@@ -54,6 +57,8 @@ def revisits_least(plan: Sequence[Sequence[Sequence[int]]]) -> int:
 
 
 _MATCHED_TABLES = 64
+# Repairs without a new best after which _repair gives up (a count).
+_REPAIR_PATIENCE = 300
 
 
 def number_tables(
@@ -61,11 +66,13 @@ def number_tables(
     rng: random.Random,
     steps: int,
     hint: Mapping[frozenset[int], int] | None = None,
+    repairs: int = 0,
 ) -> Plan:
     """The plan with each round's tables reordered (index = table number) to keep players
     off numbers they sat at before; tables and seats unchanged. `hint`: numbers for tables
     (by their players) from the construction (``transversal_numbers``), a start of its own
-    for the rounds whose tables it numbers."""
+    for the rounds whose tables it numbers. `repairs`: at most this many exact round repairs
+    (``_repair``) after the starts when they stop short of the least possible."""
     if not plan:
         return plan
     least = revisits_least(plan)
@@ -91,6 +98,8 @@ def number_tables(
             best = out
         if revisits(best) <= least:
             break
+    if repairs and revisits(best) > least:
+        best = _repair(best, rng, repairs, least)
     return best
 
 
@@ -146,6 +155,71 @@ def _anneal(out: Plan, rng: random.Random, steps: int) -> Plan:
             best_count = current
             best = [[list(t) for t in r] for r in out]
     return best
+
+
+def _repair(out: Plan, rng: random.Random, tries: int, least: int) -> Plan:
+    """Exact repair of one round at a time: a round with a revisit is renumbered by a
+    least-cost matching of its tables to numbers given every other round, the cost of a
+    player at a number he takes elsewhere being that pair's weight; when `len(out)` repairs
+    in a row find nothing better the weights of the pairs still revisiting grow by one (a
+    breakout), so the matching stops undoing the same moves. `tries` repairs at most (a
+    count); the numbering with the fewest revisits seen is kept."""
+    count = len(out[0])
+    ids: dict[int, int] = {}
+    for rnd in out:
+        for table in rnd:
+            for p in table:
+                ids.setdefault(p, len(ids))
+    seats = [[[ids[p] for p in table] for table in rnd] for rnd in out]
+    visits = [[0] * count for _ in ids]
+    for rnd in seats:
+        for k, table in enumerate(rnd):
+            for p in table:
+                visits[p][k] += 1
+    weight = [[1] * count for _ in ids]
+    current = best_count = sum(c - 1 for row in visits for c in row if c > 1)
+    best = [list(rnd) for rnd in seats]
+    idle = stale = 0
+    for _ in range(tries):
+        if best_count <= least or stale >= _REPAIR_PATIENCE:
+            break
+        stale += 1
+        troubled = [
+            r
+            for r, rnd in enumerate(seats)
+            if any(visits[p][k] > 1 for k, table in enumerate(rnd) for p in table)
+        ]
+        rnd = seats[troubled[rng.randrange(len(troubled))]]
+        for k, table in enumerate(rnd):
+            for p in table:
+                visits[p][k] -= 1
+        before = sum(visits[p][k] > 0 for k, table in enumerate(rnd) for p in table)
+        cost = [
+            [sum(weight[p][k] for p in table if visits[p][k]) for k in range(count)]
+            for table in rnd
+        ]
+        placed: list[list[int]] = [[] for _ in rnd]
+        for t, k in enumerate(assignment(cost)):
+            placed[k] = rnd[t]
+        rnd[:] = placed
+        for k, table in enumerate(rnd):
+            for p in table:
+                current += visits[p][k] > 0
+                visits[p][k] += 1
+        current -= before
+        if current < best_count:
+            best_count, idle, stale = current, 0, 0
+            best = [list(r) for r in seats]
+        else:
+            idle += 1
+        if idle >= len(seats):
+            idle = 0
+            for p, row in enumerate(visits):
+                for k, c in enumerate(row):
+                    if c > 1:
+                        weight[p][k] += 1
+    names = list(ids)
+    return [[[names[p] for p in table] for table in rnd] for rnd in best]
 
 
 def _greedy_numbers(plan: Plan) -> Plan:
