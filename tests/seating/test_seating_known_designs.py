@@ -18,6 +18,7 @@ from tournaments.seating.tables import (
     revisits_least,
     shared_opponents_aim,
     shared_opponents_most,
+    transversal_numberings,
     transversal_numbers,
 )
 
@@ -239,3 +240,20 @@ def test_round_repairs_end_the_revisits_the_annealing_leaves(
     repaired = number_tables(shuffled, random.Random(2), 10_000, repairs=1000)
     assert revisits(repaired) < revisits(alone)
     assert [sorted(map(sorted, r)) for r in repaired] == [sorted(map(sorted, r)) for r in plan]
+
+
+@pytest.mark.parametrize(("players", "rounds", "before"), [(64, 9, 1), (80, 11, 2)])
+def test_the_constructions_numbers_leave_room_for_the_recursive_rounds(
+    players: int, rounds: int, before: int
+) -> None:
+    # Issue 34.2: 64 and 80 players take transversal rounds and recursive (column) rounds.
+    # One numbering t + c*r of the transversal rounds left every number taken for some table
+    # of a recursive round (`before` revisits, seed 1); several c are tried, those keeping a
+    # free number for every such table first, and the best start kept.
+    plan = generate_plan(players=players, rounds=rounds, seed=1)
+    assert revisits(plan) == 0 < before
+    built = design(players, needed=rounds)
+    everything = [built.rounds[i]() for i in range(built.transversal)]
+    recursive = [built.rounds[built.transversal]()]
+    found = transversal_numberings(everything, list(range(6)), 20_000, 24, recursive)
+    assert len(found) > 1 and all(len(numbers) == 6 for numbers in found)

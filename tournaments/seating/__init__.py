@@ -66,7 +66,7 @@ from .designs import design
 from .quality import Quality, quality, session_quality
 from .search import greedy_round, improve
 from .swiss import swiss_round, swiss_session
-from .tables import choose_rounds, number_tables, transversal_numbers
+from .tables import choose_rounds, number_tables, transversal_numberings
 from .winds import balance_winds, continue_winds, wind_counts
 
 __all__ = [
@@ -139,6 +139,8 @@ _NUMBERED_TABLES = 64
 # Tries of the search for the construction's table numbers (tables.transversal_numbers) where
 # no product c*r fits (Z_m, m not prime).
 _TRANSVERSAL_TRIES = 20_000
+# Numberings of the transversal rounds tried as starts (which one leaves room for the others).
+_NUMBERINGS = 24
 # Exact round repairs of the table numbers (tables._repair) where the starts stop short: at
 # most this many, and fewer past 25 tables (each costs O(tables^3)).
 _REPAIRS = 1000
@@ -262,7 +264,7 @@ def generate_plan(
     size = table_size
     past: Plan = [[list(t) for t in rnd] for rnd in history]
     plan: Plan = []
-    hint: dict[frozenset[int], int] = {}  # table numbers from the construction
+    hints: list[dict[frozenset[int], int]] = []  # table numbers from the construction
     last = _partition(past[-1], players, size) if past else None
     kept = [_partition(rnd, players, size) for rnd in continue_from[:rounds]]
     if kept and all(k is not None for k in kept):
@@ -305,14 +307,18 @@ def generate_plan(
             # Zero revisits by construction for the transversal rounds (tables.py); the
             # numbers follow the tables through the shuffles below.
             picks = [(j, i) for j, i in enumerate(order[:rounds]) if i < built.transversal]
-            numbers = transversal_numbers(
+            for numbers in transversal_numberings(
                 [built.rounds[i]() for i in range(built.transversal)],
                 [i for _, i in picks],
                 _TRANSVERSAL_TRIES,
-            )
-            for (j, _), perm in zip(picks, numbers, strict=False):
-                for t, table in enumerate(plan[j]):
-                    hint[frozenset(table)] = perm[t]
+                _NUMBERINGS,
+                [built.rounds[i]() for i in order[:rounds] if i >= built.transversal],
+            ):
+                hint: dict[frozenset[int], int] = {}
+                for (j, _), perm in zip(picks, numbers, strict=False):
+                    for t, table in enumerate(plan[j]):
+                        hint[frozenset(table)] = perm[t]
+                hints.append(hint)
         bound = (players - 1) // (size - 1)
         complete = len(plan) == bound  # the design met (nearly) every pair
         while len(plan) < rounds and complete and len(plan) > 1:
@@ -340,7 +346,7 @@ def generate_plan(
     tables = len(plan[0])
     small = tables <= _NUMBERED_TABLES
     repairs = min(_REPAIRS, _REPAIR_WORK // tables**3) if small else 0
-    plan = number_tables(plan, rng, _NUMBER_STEPS if small else 0, hint, repairs)
+    plan = number_tables(plan, rng, _NUMBER_STEPS if small else 0, hints, repairs)
     if progress is not None:
         progress(1.0)
     return plan

@@ -5,14 +5,14 @@ count allows). Which table of a round gets which number never changes who meets 
 winds, so after everything else each round's tables are renumbered. Where the plan's rounds
 are a transversal design's (designs.py), the construction numbers them: table t of round r
 gets t + c*r (c outside the column shifts), which sends no player to a number twice over a
-field or Z_p (``transversal_numbers``; 32x8, 44x10, 52x12, 64x15, 172x15 reach 0). Other
-rounds, and plans the construction does not cover, start round by round: each table (the
-most constrained first) takes the free number its players have visited least, or a
-least-cost matching of tables to numbers given the rounds numbered before; then simulated
-annealing on exchanges of two tables' numbers in one round, a counted number of them; then,
-still short of the least possible, exact repairs of one round at a time (a least-cost
-matching given every other round, breakout weights on the pairs that keep revisiting; a
-counted number, stopping after 300 without progress). A
+field or Z_p (``transversal_numberings``; 32x8, 44x10, 52x12, 76x15 reach 0). Where the plan
+also takes other rounds, several c are tried, those leaving each table of those rounds a
+free number first, the others matched to them (64x9, 80x11 reach 0). Otherwise, or still
+short: greedy round by round (the most constrained table takes the free number its players
+have visited least) and a least-cost matching of tables to numbers round by round, each
+annealed (exchanges of two tables' numbers in one round, a counted number); then exact
+repairs of one round at a time (a least-cost matching given every other round, breakout
+weights on the pairs that keep revisiting; counted, stopping after 300 without progress). A
 player needs a revisit past as many sessions as there are tables (the "least possible"
 reported); where players always meet in the same groups more can be forced, and some
 designs' rounds admit no numbering without a revisit (40x8 on the 1-rotational design:
@@ -65,14 +65,15 @@ def number_tables(
     plan: Plan,
     rng: random.Random,
     steps: int,
-    hint: Mapping[frozenset[int], int] | None = None,
+    hints: Sequence[Mapping[frozenset[int], int]] = (),
     repairs: int = 0,
 ) -> Plan:
     """The plan with each round's tables reordered (index = table number) to keep players
-    off numbers they sat at before; tables and seats unchanged. `hint`: numbers for tables
-    (by their players) from the construction (``transversal_numbers``), a start of its own
-    for the rounds whose tables it numbers. `repairs`: at most this many exact round repairs
-    (``_repair``) after the starts when they stop short of the least possible."""
+    off numbers they sat at before; tables and seats unchanged. `hints`: numberings of
+    tables (by their players) from the construction (``transversal_numberings``), each a
+    start for the rounds whose tables it numbers, the best kept. `repairs`: at most this
+    many exact round repairs (``_repair``) after the starts when they stop short of the
+    least possible."""
     if not plan:
         return plan
     least = revisits_least(plan)
@@ -82,10 +83,14 @@ def number_tables(
     # least-cost matching of tables to numbers round by round (either wins on some fields:
     # 44x8 16 against 21, 100x12 19 against 4), then the construction's, last so that the
     # first two see the random stream they always did.
-    fixed = _hinted(plan, hint) if hint else {}
-    hinted = _matched_numbers(plan, fixed) if fixed else []
-    if hinted and revisits(hinted) <= least:
-        return hinted
+    hinted: Plan = []
+    for hint in hints:
+        fixed = _hinted(plan, hint)
+        numbered = _matched_numbers(plan, fixed) if fixed else []
+        if numbered and (not hinted or revisits(numbered) < revisits(hinted)):
+            hinted = numbered
+            if revisits(hinted) <= least:
+                return hinted
     starts: list[Callable[[], Plan]] = [lambda: _greedy_numbers(plan)]
     if len(plan[0]) <= _MATCHED_TABLES:  # O(tables^3) per round
         starts.append(lambda: _matched_numbers(plan))
@@ -287,10 +292,24 @@ def _matched_numbers(plan: Plan, fixed: Mapping[int, list[int]] | None = None) -
 def transversal_numbers(
     rounds: Sequence[Sequence[Sequence[int]]], chosen: Sequence[int], budget: int
 ) -> list[list[int]]:
+    """The first of ``transversal_numberings`` (the longest prefix the search numbered when
+    no product fits)."""
+    found = transversal_numberings(rounds, chosen, budget, 1)
+    return found[0] if found else []
+
+
+def transversal_numberings(
+    rounds: Sequence[Sequence[Sequence[int]]],
+    chosen: Sequence[int],
+    budget: int,
+    most: int,
+    others: Sequence[Sequence[Sequence[int]]] = (),
+) -> list[list[list[int]]]:
     """Table numbers from the construction for a transversal design (designs.py: round r
     seats column i's point t + r*x_i at table t, x_0..x_3 = 0, 1, 2, 3, seats in column
     order; `rounds` are all its transversal rounds, round r being the ring's element r) and
-    the plan's `chosen` rounds: per chosen round in order, table index -> number.
+    the plan's `chosen` rounds: up to `most` numberings, each per chosen round in order,
+    table index -> number.
 
     Round r is numbered by a translation t -> t + e_r of the ring. Column i's point j then
     sits at number j - r*x_i + e_r, so no point visits a number twice when e_r - r*x_i
@@ -298,10 +317,11 @@ def transversal_numbers(
     does it over a field or Z_p (32x8 on GF(8), 44x11 on Z_11). The translations (column
     i of round r is the translation by r*x_i, closed under composition) and the products
     (r -> r*x_i is read off round r) come from the rounds themselves; each c among the
-    products of two or three of x_2, x_3 is tried, every point checked. Otherwise (Z_m, m
-    not prime) a depth-first search over the translations, `budget` tries, restarted on
-    reshuffled candidates every 2000 tries. The longest prefix of `chosen` numbered is
-    returned."""
+    products of two to four of x_2, x_3 is tried, every point checked, and each that fits
+    is a numbering (which one leaves room for the plan's other rounds differs: 64x10's two
+    recursive rounds). Where none fits (Z_m, m not prime) a depth-first search over the
+    translations, `budget` tries, restarted on reshuffled candidates every 2000 tries, gives
+    one: the longest prefix of `chosen` it numbered."""
     if not chosen or not rounds:
         return []
     m, size = len(rounds[0]), len(rounds[0][0])
@@ -322,9 +342,32 @@ def transversal_numbers(
                 pool.append(both)
     pool.sort()
     used = [0] * (m * size)
+    full = (1 << m) - 1
+    roomy = [False]  # also keep a free number for every table of the `others`
+
+    def room() -> bool:
+        for rnd in others:
+            free_somewhere = 0
+            for table in rnd:
+                taken = 0
+                for p in table:
+                    taken |= used[p]
+                if taken == full:
+                    return False
+                free_somewhere |= full & ~taken
+            if free_somewhere != full:
+                return False
+        return True
 
     def fits(rnd: Sequence[Sequence[int]], perm: Sequence[int]) -> bool:
-        return not any(used[p] >> perm[t] & 1 for t, table in enumerate(rnd) for p in table)
+        if any(used[p] >> perm[t] & 1 for t, table in enumerate(rnd) for p in table):
+            return False
+        if not roomy[0]:
+            return True
+        mark(rnd, perm)
+        ok = room()
+        mark(rnd, perm)
+        return ok
 
     def mark(rnd: Sequence[Sequence[int]], perm: Sequence[int]) -> None:
         for t, table in enumerate(rnd):
@@ -335,56 +378,81 @@ def transversal_numbers(
     # e_r = c*r: r -> r*x_i is where round r's translation for column i sends table 0.
     by_start = {perm[0]: perm for perm in pool}
     scale = [[rnd[0][i] - i * m for rnd in rounds] for i in range(2, size)]
-    products = [
-        [g[h[r]] if h[r] < len(rounds) else -1 for r in range(len(rounds))]
-        for g in scale
-        for h in scale
-    ]
-    products += [
-        [g[r] if r >= 0 and r < len(g) else -1 for r in h] for g in scale for h in products
-    ]
-    for mult in products:
-        numbered: list[tuple[int, ...]] = []
-        for r in chosen:
-            found = by_start.get(mult[r])
-            if found is None or not fits(rounds[r], found):
-                break
-            mark(rounds[r], found)
-            numbered.append(found)
-        for r, shift in zip(chosen, numbered, strict=False):
-            mark(rounds[r], shift)
-        if len(numbered) == len(chosen):
-            return [list(shift) for shift in numbered]
-    best: list[list[int]] = []
-    picked: list[tuple[int, ...]] = []
-    cursor = [0]
-    orders = [pool] * len(chosen)
-    mix = random.Random(0)  # its own stream: the plan's is not touched
-    for tries in range(budget):
-        if tries and tries % 2000 == 0:  # a fresh start, each round's candidates reshuffled
-            while picked:
-                mark(rounds[chosen[len(picked) - 1]], picked.pop())
-            cursor = [0]
-            orders = [mix.sample(pool, len(pool)) for _ in chosen]
-        depth = len(picked)
-        if depth == len(chosen):
-            break
-        k = cursor[depth]
-        if k == len(pool):  # no translation fits: back to the previous round
-            if not picked:
-                break
-            cursor.pop()
-            mark(rounds[chosen[depth - 1]], picked.pop())
-            continue
-        cursor[depth] = k + 1
-        perm = orders[depth][k]
-        if fits(rounds[chosen[depth]], perm):
-            mark(rounds[chosen[depth]], perm)
-            picked.append(perm)
-            cursor.append(0)
-            if len(picked) > len(best):
-                best = [list(x) for x in picked]
-    return best
+    products: list[list[int]] = []
+    layer = [list(range(len(rounds)))]
+    known: set[tuple[int, ...]] = set()
+    for depth in range(4):  # r -> r*c for c a product of `depth + 1` of x_2, x_3
+        layer = [[g[r] if 0 <= r < len(g) else -1 for r in h] for g in scale for h in layer]
+        for mult in layer:
+            if depth and tuple(mult) not in known:
+                known.add(tuple(mult))
+                products.append(mult)
+
+    def linear() -> list[list[list[int]]]:
+        out: list[list[list[int]]] = []
+        for mult in products:
+            numbered: list[tuple[int, ...]] = []
+            for r in chosen:
+                found = by_start.get(mult[r])
+                if found is None or not fits(rounds[r], found):
+                    break
+                mark(rounds[r], found)
+                numbered.append(found)
+            for r, shift in zip(chosen, numbered, strict=False):
+                mark(rounds[r], shift)
+            if len(numbered) == len(chosen):
+                out.append([list(shift) for shift in numbered])
+                if len(out) >= most:
+                    break
+        return out
+
+    def search() -> list[list[list[int]]]:
+        out: list[list[list[int]]] = []
+        best: list[list[int]] = []
+        picked: list[tuple[int, ...]] = []
+        cursor = [0]
+        orders = [pool] * len(chosen)
+        mix = random.Random(0)  # its own stream: the plan's is not touched
+        for tries in range(budget):
+            if tries and tries % 2000 == 0:  # a fresh start, candidates reshuffled
+                while picked:
+                    mark(rounds[chosen[len(picked) - 1]], picked.pop())
+                cursor = [0]
+                orders = [mix.sample(pool, len(pool)) for _ in chosen]
+            depth = len(picked)
+            if depth == len(chosen):  # one more numbering; then on to the next
+                out.append([list(x) for x in picked])
+                if len(out) >= most:
+                    break
+                cursor.pop()
+                mark(rounds[chosen[depth - 1]], picked.pop())
+                continue
+            k = cursor[depth]
+            if k == len(pool):  # no translation fits: back to the previous round
+                if not picked:
+                    break
+                cursor.pop()
+                mark(rounds[chosen[depth - 1]], picked.pop())
+                continue
+            cursor[depth] = k + 1
+            perm = orders[depth][k]
+            if fits(rounds[chosen[depth]], perm):
+                mark(rounds[chosen[depth]], perm)
+                picked.append(perm)
+                cursor.append(0)
+                if len(picked) > len(best):
+                    best = [list(x) for x in picked]
+        while picked:
+            mark(rounds[chosen[len(picked) - 1]], picked.pop())
+        return out or ([best] if best and not roomy[0] else [])
+
+    if others:
+        roomy[0] = True
+        found = linear() or search()
+        if found:
+            return found
+        roomy[0] = False
+    return linear() or search()
 
 
 def assignment(cost: Sequence[Sequence[int]]) -> list[int]:
@@ -508,5 +576,6 @@ __all__ = [
     "revisits_least",
     "shared_opponents_aim",
     "shared_opponents_most",
+    "transversal_numberings",
     "transversal_numbers",
 ]
