@@ -4,11 +4,12 @@
 
 Without ``--sizes`` it rebuilds the fields the shipped file holds (40 and 52: 1-rotational
 designs; 36, 48 and 60: 4-RGDDs of type 3^(n/3) by ``triple``, a few minutes of CPU; 32, 44
-and 56: base rounds over Z_(n/4) beside rounds every translate fixes, by ``developed``, which
-needs OR-Tools and up to half an hour per field). ``--sizes`` searches others: n = 4 mod 12
-by the rotational depth-first search, n = 0 mod 12 by ``triple``, n = 0 mod 4 by
-``developed`` when n / 4 translates are too few, then (any n) by annealing over orbit base
-rounds (bounded; see docs/seating.md).
+and 56: base rounds over Z_(n/4) beside rounds every translate fixes, as an exact cover by
+``transversal_cover`` (xcover, up to 10 attempts of 5 minutes) and then by CP-SAT in
+``developed`` (up to half an hour per field); ``pip install -e .[designs]``). ``--sizes``
+searches others: n = 4 mod 12 by the rotational depth-first search, n = 0 mod 12 by
+``triple``, n = 0 mod 4 by those two when n / 4 translates are too few, then (any n) by
+annealing over orbit base rounds (bounded; see docs/seating.md).
 
 For each field of 16-172 players (tables of four) where the constructions of ``designs.py``
 give fewer pair-disjoint rounds than the best known (Miller et al., Symmetry 2020; the bound
@@ -32,9 +33,11 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import multiprocessing
 import random
 import sys
 from itertools import combinations
+from multiprocessing.connection import Connection
 
 from .designs import DATA, round_count, stored_rounds
 
@@ -49,6 +52,8 @@ ATTEMPTS = 40
 ROTATIONAL_NODES = 200_000  # depth-first nodes per attempt
 TRIPLE_NODES = 200_000
 DEVELOPED_SECONDS = 1800.0  # CP-SAT's limit per field (wall clock: offline only)
+COVER_ATTEMPTS = 10  # seeded orders of the exact cover's options, then CP-SAT
+COVER_SECONDS = 300.0  # per attempt (wall clock: offline only)
 
 
 def best_known(players: int) -> int:
@@ -434,6 +439,67 @@ def developed(players: int, rounds: int, seconds: float) -> dict | None:
     return {"m": m, "orbits": k, "base": base, "extra": extra}
 
 
+def transversal_cover(players: int, rounds: int, seed: int, seconds: float) -> dict | None:
+    """The four-orbit form of ``developed`` (Z_m x 4, m = players / 4, transversals with
+    shifts (0, t, 2t, 3t) for t < rounds - m), its base round found as an exact cover: each
+    option a table of four whose six classes differ and none of which a transversal took;
+    every point at one table (primary items), every class at most once (secondary). The
+    options are tried in a seeded order by xcover (Knuth's dancing cells), one attempt of at
+    most `seconds` in a child process (the solver cannot be interrupted otherwise), where
+    CP-SAT ran out of time: 44x13 in 10-70 s."""
+    try:
+        import xcover  # noqa: F401
+    except ImportError:
+        print("  exact covers need xcover: .venv/bin/pip install xcover", file=sys.stderr)
+        return None
+    m, k = players // 4, 4
+    extra = [transversal_round(m, (0, t, 2 * t, 3 * t)) for t in range(rounds - m)]
+    if players % 4 or not extra or not pair_disjoint(extra, players):
+        return None
+    of = _Classes(m, k).of
+    banned = {of[p][q] for rnd in extra for t in rnd for p, q in combinations(t, 2)}
+    tables: list[tuple[int, ...]] = []
+    options: list[list[int]] = []  # items: points 0..players-1, then class c at players + c
+    for quad in combinations(range(players), 4):
+        classes = [of[p][q] for p, q in combinations(quad, 2)]
+        if min(classes) < 0 or len(set(classes)) < 6 or banned.intersection(classes):
+            continue
+        tables.append(quad)
+        options.append([*quad, *(players + c for c in classes)])
+    order = list(range(len(options)))
+    random.Random(f"{players}:cover:{rounds}:{seed}").shuffle(order)
+    secondary = sorted({i for o in options for i in o if i >= players})
+    chosen = _first_cover([options[i] for i in order], players, secondary, seconds)
+    if chosen is None:
+        return None
+    base = sorted(sorted(tables[order[i]]) for i in chosen)
+    return {"m": m, "orbits": k, "base": base, "extra": extra}
+
+
+def _first_cover(
+    options: list[list[int]], primary: int, secondary: list[int], seconds: float
+) -> list[int] | None:
+    context = multiprocessing.get_context("fork")
+    receive, send = context.Pipe(duplex=False)
+    child = context.Process(target=_cover_child, args=(options, primary, secondary, send))
+    child.start()
+    found = receive.recv() if receive.poll(seconds) else None
+    child.terminate()
+    child.join()
+    return found
+
+
+def _cover_child(
+    options: list[list[int]], primary: int, secondary: list[int], send: Connection
+) -> None:
+    from xcover import covers
+
+    for solution in covers(options, primary=list(range(primary)), secondary=secondary):
+        send.send([int(i) for i in solution])
+        return
+    send.send(None)
+
+
 def pair_disjoint(rounds: list[list[list[int]]], players: int) -> bool:
     seen: set[tuple[int, int]] = set()
     for rnd in rounds:
@@ -470,6 +536,12 @@ def find(players: int, rounds: int, attempts: int = ATTEMPTS, steps: int = STEPS
             print(f"  {players}: triple attempt {attempt} failed", file=sys.stderr)
     # The most rounds first: each transversal round left out frees six classes.
     for r in range(rounds, players // 4, -1) if players % 4 == 0 else ():
+        for attempt in range(COVER_ATTEMPTS):
+            found = transversal_cover(players, r, attempt, COVER_SECONDS)
+            if found is not None:
+                assert pair_disjoint(stored_rounds(players, found), players)
+                return found
+            print(f"  {players}: no exact cover for {r} rounds, attempt {attempt}", file=sys.stderr)
         found = developed(players, r, DEVELOPED_SECONDS)
         if found is not None:
             assert pair_disjoint(stored_rounds(players, found), players)
