@@ -728,7 +728,13 @@
       if (chombo && chombo.points) parts.push(el("span", { class: "neg", text: fmt(T.chombo_line, { name: trunc(chombo.name), points: chombo.points }) }));
       players.forEach(function (player, seat) {
         var delta = out.deltas[seat];
-        if (delta) parts.push(el("span", { class: delta > 0 ? "pos" : "neg", text: trunc(player) + " " + signed(delta) }));
+        if (delta) {
+          parts.push(el("span", { class: "pay " + (delta > 0 ? "pos" : "neg") }, [
+            el("span", { class: "who", text: trunc(player) }),
+            document.createTextNode(" "),
+            el("span", { class: "amt", text: signed(delta) }),
+          ]));
+        }
       });
       if (!parts.length && !(chombo && chombo.points)) line.textContent = T.no_change;
       parts.forEach(function (part, i) {

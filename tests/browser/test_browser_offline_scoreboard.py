@@ -103,7 +103,7 @@ def test_four_hands_offline_keep_the_scoreboard_then_the_server_replaces_it(
             for name, d in zip(names, row["deltas"], strict=True)
             if d
         )
-        assert page.locator("#preview-line").inner_text() == line
+        assert page.locator("#preview-line").text_content() == line
         page.locator("#confirm-hand").click()
         queued(page, number + 1)
         assert board(page) == expected(out["next"], row["scores"]), number
@@ -154,17 +154,17 @@ def test_the_preview_follows_every_tap_without_a_round_trip(
     line = page.locator("#preview-line")
 
     chip(page, "outcome", "draw")
-    assert line.inner_text() == "No points change hands."  # nobody tenpai
+    assert line.text_content() == "No points change hands."  # nobody tenpai
     chip(page, "tenpai", 1)
-    assert line.inner_text() == (
+    assert line.text_content() == (
         f"{names[0]} -1000·{names[1]} +3000·{names[2]} -1000·{names[3]} -1000"
     )
     chip(page, "tenpai", 2)
-    assert line.inner_text() == (
+    assert line.text_content() == (
         f"{names[0]} -1500·{names[1]} +1500·{names[2]} +1500·{names[3]} -1500"
     )
     chip(page, "outcome", "ron")
-    assert "Not complete yet" in line.inner_text()
+    assert "Not complete yet" in (line.text_content() or "")
     assert previews == []
 
 
@@ -187,7 +187,7 @@ def test_confirm_is_one_request_and_a_partial_swap(chromium: Any, live_server: A
         out = replay({**game_record(game), "end": "complete"})
         assert board(page) == expected(out["next"], out["hands"][-1]["scores"])
         assert page.locator("input[name='outcome']:checked").count() == 0  # a fresh form
-        assert page.locator("#preview-line").inner_text() == ""
+        assert page.locator("#preview-line").text_content() == ""
     game.refresh_from_db()
     assert [h.data for h in game.hands.order_by("number")] == HANDS[:2]
     assert page.evaluate("window.notReloaded") is True

@@ -7,7 +7,11 @@ the padding in step only on a scroll, a resize or a focus, so after a tap that g
 
 Now the padding is the bar's height plus the page's --sticky-gap at every frame (a
 ResizeObserver on both bars), and without JavaScript the stylesheet derives it from the same
-custom properties the bar's height is built from."""
+custom properties the bar's height is built from.
+
+Issue 18's limit holds in every preview state: the bar is at most 80 px at 390 px. Four
+payments were wrapped to a second line (94 px); they now share one line, each figure whole and
+a long name ending in an ellipsis."""
 
 from __future__ import annotations
 
@@ -38,6 +42,24 @@ MEASURE = """async (frame) => {
 }"""
 
 
+# Each payment on the preview line: its figure whole (not clipped by the line or its payment),
+# its name at least a few letters; the payment's text as written (name and figure).
+READABLE = """() => [...document.querySelectorAll('#preview-line .pay')].map(pay => {
+  const line = document.getElementById('preview-line').getBoundingClientRect();
+  const box = pay.getBoundingClientRect();
+  const amt = pay.querySelector('.amt'), who = pay.querySelector('.who');
+  const a = amt.getBoundingClientRect();
+  const whole = amt.scrollWidth <= amt.clientWidth + 0.5 && a.left >= box.left - 0.5
+    && a.right <= box.right + 0.5 && a.left >= line.left - 0.5 && a.right <= line.right + 0.5;
+  const named = who.getBoundingClientRect().width >= 24;
+  return (whole && named ? '' : 'cut: ') + pay.textContent;
+})"""
+
+
+def readable(page: Any) -> list[str]:
+    return list(page.evaluate(READABLE))
+
+
 def chip(page: Any, name: str, value: Any) -> None:
     page.locator(f"label.chip:has(input[name='{name}'][value='{value}'])").click()
 
@@ -63,13 +85,24 @@ def test_the_scroll_padding_is_the_bars_height_after_every_tap(
     chip(page, "outcome", "draw")
     seen["one line"] = agree(page, "one line")  # "No points change hands."
     chip(page, "tenpai", 1)
-    seen["two lines"] = agree(page, "two lines")  # four payments wrap at 390 px
-    assert seen["load"]["bar"] < seen["one line"]["bar"] < seen["two lines"]["bar"]
+    seen["four payments"] = agree(page, "four payments")  # wrapped to two lines: 94 px
+    assert seen["load"]["bar"] < seen["one line"]["bar"]
+    # Issue 18: the bar is at most 80 px in every state; four payments stay on one line.
+    assert seen["four payments"]["line"] == seen["one line"]["line"]
+    assert max(m["bar"] for m in seen.values()) <= 80, seen
+    assert readable(page) == [
+        f"{name} {amount}"
+        for name, amount in zip(
+            ("Anna Adler", "Ben Berg", "Clara Claus", "David Dorn"),
+            ("-1000", "+3000", "-1000", "-1000"),
+            strict=True,
+        )
+    ]
     page.evaluate("window.scrollTo(0, 300)")
     folded = agree(page, "folded")  # the scoreboard folds to one line once scrolled
     assert folded["board"] < seen["load"]["board"]
-    chip(page, "outcome", "ron")  # "Not complete yet": one line again
-    assert agree(page, "ron")["bar"] < seen["two lines"]["bar"]
+    chip(page, "outcome", "ron")  # "Not complete yet": one line, the bar as short as ever
+    assert agree(page, "ron")["bar"] <= 80
 
 
 def test_without_javascript_the_stylesheet_pads_by_the_bars_height(
