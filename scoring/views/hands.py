@@ -287,20 +287,7 @@ def game_edit_hand(request: HttpRequest, game_id: int, number: int) -> HttpRespo
                     reason=reason_form.cleaned_data["reason"],
                 )
             except ConflictError:
-                # Show the current table; the form now carries the current version.
-                game.refresh_from_db()
-                state = table_state(game, upto=index)
-                data = request.POST.copy()
-                data["expected_version"] = str(game.version)
-                form = HandEntryForm(
-                    data,
-                    players=state.players,
-                    rules=state.rules,
-                    offer_time_signal=offers_time_signal(table_state(game), editing=index),
-                )
-                form.is_valid()
-                form.add_error(None, _("The game changed meanwhile; check the table and retry."))
-                status = 409
+                return _edit_conflict(request, game.pk, number, reason_form)
             except ServicePermissionDenied as exc:
                 raise PermissionDenied(exc.message) from exc
             except (ServiceError, RecordError) as exc:
@@ -318,13 +305,63 @@ def game_edit_hand(request: HttpRequest, game_id: int, number: int) -> HttpRespo
             initial={**_hand_initial(editing["data"]), "expected_version": game.version},
             offer_time_signal=offer,
         )
+    return _edit_page(request, game, full, state, form, reason_form, number, status=status)
+
+
+def _edit_conflict(
+    request: HttpRequest, game_id: int, number: int, reason_form: ReasonForm
+) -> HttpResponse:
+    """Someone else wrote first: the correction page again, with the current table, the hand
+    as it is now recorded and the current version, so saving again corrects what the referee
+    sees.
+
+    As the entry page's and the API's answers to a lost race (_conflict,
+    scoring.api.views.base): read, and the page rendered, under the game's lock
+    (scoring.selectors.settled_game), one committed state. Read without it, a write committed
+    between the game row and its hands gave a form version that did not belong to the hands
+    shown."""
+    index = number - 1
+    with settled_game(game_id) as current:
+        if current is None:
+            raise Http404("No such game.")
+        full = table_state(current)
+        if not 1 <= number <= len(full.hands):
+            messages.error(request, _("There is no such hand to correct."))
+            return redirect("scoring:entry", game_id=current.pk)
+        state = table_state(current, upto=index)
+        data = request.POST.copy()
+        data["expected_version"] = str(current.version)
+        form = HandEntryForm(
+            data,
+            players=state.players,
+            rules=state.rules,
+            offer_time_signal=offers_time_signal(full, editing=index),
+        )
+        form.is_valid()
+        form.add_error(None, _("The game changed meanwhile; check the table and retry."))
+        return _edit_page(request, current, full, state, form, reason_form, number, status=409)
+
+
+def _edit_page(
+    request: HttpRequest,
+    game: Game,
+    full: TableState,
+    state: TableState,
+    form: HandEntryForm,
+    reason_form: ReasonForm,
+    number: int,
+    *,
+    status: int,
+) -> HttpResponse:
+    """The correction page of hand `number`: `full` the whole table, `state` the table before
+    that hand."""
     context = {
         "game": game,
         "state": state,
         "form": form,
         "seat_blocks": form.seat_blocks(),
         "reason_form": reason_form,
-        "editing": editing,
+        "editing": full.hands[number - 1],
         "number": number,
         "later": len(full.hands) - number,
     }

@@ -21,7 +21,7 @@ from django.urls import reverse
 
 from core.models import AuditEntry, IdempotencyRecord
 from scoring.models import Game, Hand
-from scoring.services import enter_hand
+from scoring.services import correct_hand, enter_hand
 from tests.factories import ron, tsumo
 from tests.reliability.reliability_support import Event, make_event, on_postgresql
 
@@ -360,3 +360,48 @@ def test_the_409_page_shows_the_table_its_form_version_belongs_to(event: Event) 
     shown = response.context["state"]
     version = int(response.context["form"]["expected_version"].value())
     assert len(shown.hands) == version == Hand.objects.filter(game=game).count()
+
+
+@pytest.mark.skipif(not on_postgresql(), reason="needs a second connection (PostgreSQL)")
+def test_the_409_correction_page_is_the_game_as_one_write_left_it(event: Event) -> None:
+    """The hand-correction page's answer to a lost race (scoring.views.hands._edit_conflict)
+    reads under the game's lock as the API's 409 does (settled_game): a referee's correction
+    of hand 1 loses to another one; while the page is read, a third referee enters the next
+    hand. The page shows the hand as the winner recorded it, and the version its form carries
+    and the hands it counts are one committed state, so saving again corrects what it shows."""
+    game = event.games[0]
+    enter(event, game, ron(winner=1, loser=2, han=2), version=0)
+    won = ron(winner=1, loser=3, han=3)
+    correct_hand(
+        actor=event.organiser,
+        game=Game.objects.get(pk=game.pk),
+        number=0,
+        hand=won,
+        expected_version=1,
+        reason="wrong loser",
+    )
+    writer = WriteWhileAnswering(lambda: enter_directly(event, game, tsumo(winner=3), version=2))
+    page = Client()
+    page.force_login(event.referee)
+    stale = {
+        "outcome": "ron",
+        "winners": ["1"],
+        "loser": "2",
+        "han_1": "4",
+        "fu_1": "30",
+        "expected_version": "1",
+        "reason": "han miscounted",
+    }
+
+    with connection.execute_wrapper(writer):
+        response = page.post(reverse("scoring:edit_hand", args=[game.pk, 1]), stale)
+
+    assert writer.fired
+    assert response.status_code == 409
+    assert response.context["editing"]["data"] == won  # the hand as it is recorded now
+    version = int(response.context["form"]["expected_version"].value())
+    hands = response.context["number"] + response.context["later"]
+    stored = Game.objects.get(pk=game.pk)
+    # The third entry waited for the page's lock and was refused (or it landed first, and the
+    # page shows it): never the version of one state with the hands of another.
+    assert (version, hands) == (stored.version, Hand.objects.filter(game=game).count())

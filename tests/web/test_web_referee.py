@@ -134,6 +134,42 @@ def test_edit_last_hand(referee_client: Client, game: Game) -> None:
     assert game.hands.get().data["wins"][0]["han"] == 4
 
 
+def test_a_correction_that_lost_the_race_shows_the_hand_as_now_recorded(
+    referee_client: Client, game: Game, monkeypatch: Any
+) -> None:
+    """The correction page's 409: another referee's correction of the same hand commits after
+    the page read the table and before its own write locks the game. The answer shows the
+    hand as that correction left it, the hands after it, and the version it carries
+    (scoring.views.hands._edit_conflict reads them again, under the game's lock)."""
+    from scoring.services import correct_hand, enter_hand
+    from scoring.views import hands as views
+
+    referee_client.post(reverse("scoring:add_hand", args=[game.pk]), ron_post(game))
+    user: Any = game.table.session.tournament.staff.first().user  # type: ignore[union-attr]
+    won = {**game.hands.get().data, "loser": 3}
+
+    def the_other_referee_first(**kwargs: Any) -> Any:
+        current = correct_hand(
+            actor=user,
+            game=Game.objects.get(pk=game.pk),
+            number=0,
+            hand=won,
+            expected_version=1,
+            reason="wrong loser",
+        )
+        enter_hand(actor=user, game=current, hand=non_dealer_rons(1)[0], expected_version=2)
+        return correct_hand(**kwargs)
+
+    monkeypatch.setattr(views, "correct_hand", the_other_referee_first)
+    data = ron_post(game, han_1="4", expected_version="1", reason="misread han")
+    response = referee_client.post(reverse("scoring:edit_hand", args=[game.pk, 1]), data)
+    assert response.status_code == 409
+    assert response.context["editing"]["data"] == won
+    assert response.context["later"] == 1
+    assert response.context["form"]["expected_version"].value() == "3"
+    assert game.hands.get(number=0).data == won
+
+
 def test_edit_without_reason_is_refused(referee_client: Client, game: Game) -> None:
     referee_client.post(reverse("scoring:add_hand", args=[game.pk]), ron_post(game))
     response = referee_client.post(
