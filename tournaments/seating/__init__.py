@@ -62,11 +62,18 @@ from .core import (
     validate_plan,
 )
 from .csvplan import parse_plan_csv, plan_to_csv
-from .designs import design
+from .designs import Design, design
 from .quality import Quality, quality, session_quality
 from .search import greedy_round, improve
 from .swiss import swiss_round, swiss_session
-from .tables import choose_rounds, number_tables, transversal_numberings
+from .tables import (
+    choose_rounds,
+    number_tables,
+    raise_shared,
+    shared_opponents_aim,
+    shared_opponents_most,
+    transversal_numberings,
+)
 from .winds import balance_winds, continue_winds, wind_counts
 
 __all__ = [
@@ -130,9 +137,12 @@ def _labels(
 
 
 _RELABEL_STEPS_PER_PLAYER = 400
-# The choice of design rounds for indirect meetings: counted exchanges, fields up to this size
-# (each try measures every pair; past it the design's rounds are taken as drawn).
-_CHOOSE_TRIES = 60
+# The choice of design rounds for indirect meetings (tables.choose_rounds): at most
+# _CHOOSE_TRIES exchanges per design, stopping once _CHOOSE_PAIRS pairs were measured (about
+# 1 s of CPU on the bench machine); fields up to _CHOOSE_MAX_PLAYERS (past it the design's
+# rounds are taken as drawn).
+_CHOOSE_TRIES = 1500
+_CHOOSE_PAIRS = 4_000_000
 # Annealing steps of the table numbers (tables.number_tables), fields of up to 64 tables.
 _NUMBER_STEPS = 10_000
 _NUMBERED_TABLES = 64
@@ -146,6 +156,59 @@ _NUMBERINGS = 24
 _REPAIRS = 1000
 _REPAIR_WORK = 16_000_000
 _CHOOSE_MAX_PLAYERS = 200
+# tables.raise_shared on a plan with no repeat (fields up to _CHOOSE_MAX_PLAYERS, more than 4
+# sessions): at most _RAISE_TRIES exchanges, stopping once _RAISE_PAIRS pairs were measured
+# (about 1 s of CPU on the bench machine) or after _RAISE_STALL tries without progress.
+_RAISE_TRIES = 10_000
+_RAISE_PAIRS = 4_000_000
+_RAISE_STALL = 2000
+
+
+def _most_shared(
+    built: Design, order: list[int], rounds: int, players: int, size: int, rng: random.Random
+) -> tuple[Design, list[int]]:
+    """Which design and which of its rounds (`order` first) seat `rounds` rounds with the
+    most shared opponents for the pairs who never meet (issue 34; labels do not change that
+    count). The design the plan needs is searched first; a larger one (a stored design where
+    the construction covers the plan, e.g. 40 players in 5 sessions: Z_10's 5 rounds share
+    no opponent between column-mates) is searched only where the first stays short of the
+    aim, and replaces it only where it leaves strictly more."""
+    enough = _shared_enough(players, rounds, size)
+    # The search starts from transversal rounds, which take the construction's table numbers
+    # (tables.transversal_numberings), and keeps them where they reach the aim.
+    order = sorted(order, key=lambda i: i >= built.transversal)
+    candidates = [(built, order)]
+    larger = design(players, size)
+    if len(larger.rounds) > len(built.rounds):
+        other = list(range(len(larger.rounds)))
+        rng.shuffle(other)
+        candidates.append((larger, other))
+    best: tuple[Design, list[int]] | None = None
+    best_score = (-1, 0)
+    for made, drawn in candidates:
+        if enough is not None and best_score[0] >= enough:
+            break  # the aim reached: the construction keeps its table numbers and columns
+        pool = [made.rounds[i]() for i in drawn]
+        picked, (low, ties) = choose_rounds(
+            pool,
+            rounds,
+            players,
+            rng,
+            _CHOOSE_TRIES,
+            _CHOOSE_PAIRS // len(candidates),
+            enough=enough,
+        )
+        if (low, -ties) > best_score:
+            best, best_score = (made, [drawn[i] for i in picked]), (low, -ties)
+    assert best is not None
+    return best
+
+
+def _shared_enough(players: int, rounds: int, size: int) -> int | None:
+    """The fewest shared opponents past which the passes stop (quality's aim, capped by the
+    most a plan with no repeat allows); None where every pair can meet."""
+    most = shared_opponents_most(players, rounds, size)
+    return None if most is None else min(most, shared_opponents_aim(players))
 
 
 def _separate_groups(
@@ -290,12 +353,8 @@ def generate_plan(
         order = transversal + recursive
         if not separate:
             rng.shuffle(order)
-            if rounds < len(order) and players <= _CHOOSE_MAX_PLAYERS:
-                # Which of the design's rounds: the most shared opponents for pairs who
-                # never meet (issue 34); labels do not change that count.
-                pool = [built.rounds[i]() for i in order]
-                picked = choose_rounds(pool, rounds, players, rng, _CHOOSE_TRIES)
-                order = [order[i] for i in picked]
+            if rounds <= len(order) and players <= _CHOOSE_MAX_PLAYERS:
+                built, order = _most_shared(built, order, rounds, players, size, rng)
         labels = _labels(players, built.columns, gid, rng, size)
         for i in order[:rounds]:
             plan.append([[labels[p] for p in t] for t in built.rounds[i]()])
@@ -331,7 +390,7 @@ def generate_plan(
     if progress is not None:
         progress(0.05)
     if players > size:
-        plan, _ = improve(
+        plan, cost = improve(
             plan,
             players=players,
             gid=gid,
@@ -341,6 +400,19 @@ def generate_plan(
             progress=None if progress is None else (lambda f: progress(0.05 + 0.9 * f)),
             history=past,
         )
+        fresh = not past and not separate and players <= _CHOOSE_MAX_PLAYERS
+        if cost == 0 and fresh and len(plan) > 4:
+            # No repeat (nor group pair): exchanges that keep it so raise the fewest shared
+            # opponents of pairs who never meet (issue 34; tables.raise_shared).
+            plan = raise_shared(
+                plan,
+                players,
+                rng,
+                _RAISE_TRIES,
+                _RAISE_PAIRS,
+                _RAISE_STALL,
+                _shared_enough(players, len(plan), size),
+            )
     plan = continue_winds(plan, past, players)
     # Table numbers last: they change neither meetings nor winds (tables.py).
     tables = len(plan[0])

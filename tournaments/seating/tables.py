@@ -18,10 +18,18 @@ reported); where players always meet in the same groups more can be forced, and 
 designs' rounds admit no numbering without a revisit (40x8 on the 1-rotational design:
 CP-SAT proves it offline).
 
-Indirect meetings: for every pair who never meet, the players who meet both. When a design
-has more pair-disjoint rounds than the plan needs, which ones it takes changes that count;
-``choose_rounds`` exchanges a chosen round for an unused one while the fewest shared
-opponents grows (a counted number of tries).
+Indirect meetings (issue 34): for every pair who never meet, the players who meet both.
+When a design has more pair-disjoint rounds than the plan needs, which ones it takes changes
+that count: ``choose_rounds`` searches exchanges of a chosen round for an unused one for the
+highest fewest, then the fewest pairs at it (sideways moves and kicks; a try stops as soon as
+it is worse, measured from the players whose pairs were lowest; budgets counted in tries and
+pairs measured). Then ``raise_shared`` exchanges two players of one round where that seats
+nobody with a player they meet elsewhere (so a plan with no repeat keeps none), aimed at the
+pairs at the fewest and evaluated on the rows of the eight players it moves. Both stop at
+the aim (generate_plan), which keeps a design's transversal rounds and their numbers. The aim
+min(ceil(sqrt n), ``shared_opponents_most``) is often out of reach: that bound counts no
+triangle outside a table, and designs have many (128x10 from GF(32)'s rounds: at most 6.9
+on average over unmet pairs for any choice tried, against the bound's 8.35).
 """
 
 from __future__ import annotations
@@ -542,36 +550,235 @@ def fewest_shared(rounds: Sequence[Sequence[Sequence[int]]], players: int) -> tu
     return low, ties
 
 
+def _opponents(rounds: Sequence[Sequence[Sequence[int]]], players: int) -> list[int]:
+    """Each player's opponents as a bit set (player p is bit p; never the player itself)."""
+    opp = [0] * players
+    for rnd in rounds:
+        for table in rnd:
+            mask = 0
+            for p in table:
+                mask |= 1 << p
+            for p in table:
+                opp[p] |= mask & ~(1 << p)
+    return opp
+
+
+def _unmet_low(
+    opp: list[int], order: Sequence[int], low: int, ties: int
+) -> tuple[tuple[int, int] | None, int]:
+    """(fewest shared opponents of a pair who never met, pairs with that few) over the pairs
+    of players in `order`, or None as soon as it is worse than (low, ties): a pair below
+    `low` or more than `ties` pairs at it; and how many pairs were measured. Players whose
+    pairs were lowest come first in `order`, so a worse choice is usually told early."""
+    best, count, measured = len(opp), 0, 0
+    later = [opp[a] for a in order]
+    for i, a in enumerate(order):
+        mine = later[i]
+        measured += len(later) - i - 1
+        shared = [(mine & o).bit_count() for o in later[i + 1 :] if not (o >> a) & 1]
+        if not shared:
+            continue
+        least = min(shared)
+        if least < best:
+            if least < low:
+                return None, measured
+            best, count = least, 0
+        if least == best:
+            count += shared.count(least)
+            if best == low and count > ties:
+                return None, measured
+    return (best, count), measured
+
+
+def _lowest_first(opp: list[int]) -> list[int]:
+    """Players by their fewest shared opponents with anyone they never met (lowest first)."""
+    players = len(opp)
+    own = []
+    for a, mine in enumerate(opp):
+        unmet = [o for b, o in enumerate(opp) if b != a and not (mine >> b) & 1]
+        own.append(min(((mine & o).bit_count() for o in unmet), default=players))
+    return sorted(range(players), key=lambda p: (own[p], p))
+
+
 def choose_rounds(
     rounds: Sequence[Sequence[Sequence[int]]],
     wanted: int,
     players: int,
     rng: random.Random,
     tries: int,
-) -> list[int]:
+    pairs: int | None = None,
+    stall: int = 100,
+    enough: int | None = None,
+) -> tuple[list[int], tuple[int, int]]:
     """Indices of `wanted` of the pair-disjoint `rounds` (the first `wanted` to start with)
-    whose union leaves the most shared opponents to the pairs who never meet."""
+    whose union leaves the most shared opponents to the pairs who never meet, and that
+    (fewest shared, pairs with that few; as ``fewest_shared``).
+    Local search over exchanges of a chosen round for an unused one: an exchange is kept when
+    it leaves the fewest no lower and no more pairs at it (sideways moves allowed); after
+    `stall` exchanges undone since the score last changed, one random exchange is kept
+    whatever it costs. The best choice seen is returned. Counted, never clocked: at most
+    `tries` exchanges, and it stops once `pairs` pairs have been measured (a try measures
+    from a few rows to every pair) or the fewest reaches `enough`."""
     chosen = list(range(wanted))
     unused = list(range(wanted, len(rounds)))
+    opp = _opponents([rounds[i] for i in chosen], players)
+    found, measured = _unmet_low(opp, range(players), -1, 0)
+    score = found or (players, 0)
     if not unused or wanted == 0:
-        return chosen
-    score = fewest_shared([rounds[i] for i in chosen], players)
-    key = (score[0], -score[1])
+        return chosen, score
+    best, best_score = list(chosen), score
+    order = _lowest_first(opp)
+    measured += players * players // 2
+    failed = 0
     for _ in range(tries):
+        if pairs is not None and measured >= pairs:
+            break
+        if enough is not None and best_score[0] >= enough:
+            break
         i, j = rng.randrange(len(chosen)), rng.randrange(len(unused))
         chosen[i], unused[j] = unused[j], chosen[i]
-        trial = fewest_shared([rounds[c] for c in chosen], players)
-        if (trial[0], -trial[1]) >= key:
-            key = (trial[0], -trial[1])
+        trial = _opponents([rounds[c] for c in chosen], players)
+        if failed >= stall:
+            # A kick: the exchange is kept whatever it costs (the best stays recorded).
+            failed = 0
+            found, cost = _unmet_low(trial, order, -1, 0)
         else:
+            found, cost = _unmet_low(trial, order, score[0], score[1])
+        measured += cost
+        if found is None:
             chosen[i], unused[j] = unused[j], chosen[i]
-    return chosen
+            failed += 1
+            continue
+        if found != score:
+            order = _lowest_first(trial)
+            measured += players * players // 2
+            failed = 0
+        score = found
+        if (score[0], -score[1]) > (best_score[0], -best_score[1]):
+            best, best_score = list(chosen), score
+    return best, best_score
+
+
+def raise_shared(
+    plan: Plan,
+    players: int,
+    rng: random.Random,
+    tries: int,
+    pairs: int | None = None,
+    stall: int | None = None,
+    enough: int | None = None,
+) -> Plan:
+    """A plan with no repeated pair, its tables changed so that pairs who never meet share
+    more opponents: exchanges of two players between tables of one round that seat nobody
+    with a player they meet in another round (so still no pair meets twice), kept when they
+    leave the fewest shared opponents no lower, no more pairs at it and, at as many, no more
+    pairs one above it (sideways moves allowed). Every try aims at a pair at the fewest: one
+    of the two joins, in a random round, the table of someone the other meets.
+    Counted, never clocked: at most `tries` exchanges, none once `pairs` pairs have been
+    measured, none after `stall` tries in a row that did not raise the fewest or lower the
+    pairs at it, none once the fewest reaches `enough` (each exchange can cost the table
+    numbers of a design's rounds: tables changed lose the construction's numbers). Winds and
+    table numbers come after."""
+    if not plan or players < 8:
+        return plan
+    out = [[list(t) for t in rnd] for rnd in plan]
+    where = [[0] * players for _ in out]
+    for r, rnd in enumerate(out):
+        for t, table in enumerate(rnd):
+            for p in table:
+                where[r][p] = t
+    opp = _opponents(out, players)
+    hist = [0] * (players + 1)
+    for a in range(players):
+        for b in range(a + 1, players):
+            if not (opp[a] >> b) & 1:
+                hist[(opp[a] & opp[b]).bit_count()] += 1
+    low = next((c for c, k in enumerate(hist) if k), players)
+    lowest: list[tuple[int, int]] = []
+    measured, idle = players * players // 2, 0
+
+    def rows(touched: set[int], delta: dict[int, int], sign: int) -> None:
+        # Every pair with a player in `touched` (once): its shared count, if it never met.
+        for u in touched:
+            mine = opp[u]
+            for v, o in enumerate(opp):
+                if v != u and not (v in touched and v < u) and not (mine >> v) & 1:
+                    c = (mine & o).bit_count()
+                    delta[c] = delta.get(c, 0) + sign
+
+    def exchange(x: int, y: int, xs: list[int], ys: list[int]) -> None:
+        # x leaves the table of `xs` for that of `ys`, y the other way (opponents only).
+        mx, my = sum(1 << p for p in xs), sum(1 << p for p in ys)
+        opp[x] = (opp[x] & ~mx) | my
+        opp[y] = (opp[y] & ~my) | mx
+        bx, by = 1 << x, 1 << y
+        for p in xs:
+            opp[p] = (opp[p] & ~bx) | by
+        for p in ys:
+            opp[p] = (opp[p] & ~by) | bx
+
+    goal = players if enough is None else min(enough, players)
+    for _ in range(tries):
+        if low >= goal or (pairs is not None and measured >= pairs):
+            break
+        if stall is not None and idle >= stall:
+            break
+        idle += 1
+        r = rng.randrange(len(out))
+        if not lowest:
+            measured += players * players // 2
+            lowest = [
+                (a, b)
+                for a in range(players)
+                for b in range(a + 1, players)
+                if not (opp[a] >> b) & 1 and (opp[a] & opp[b]).bit_count() == low
+            ]
+            rng.shuffle(lowest)
+        u, v = lowest[-1]
+        if (opp[u] >> v) & 1 or (opp[u] & opp[v]).bit_count() != low:
+            lowest.pop()  # no longer at the fewest
+            continue
+        if rng.random() < 0.5:
+            u, v = v, u
+        # u joins, in round r, the table of one of v's opponents (not u's own table).
+        friends = [w for w in range(players) if (opp[v] >> w) & 1 and where[r][w] != where[r][u]]
+        if not friends:
+            continue
+        w = rng.choice(friends)
+        ta, tb = where[r][u], where[r][w]
+        y = rng.choice([p for p in out[r][tb] if p != w])
+        mates = [p for p in out[r][ta] if p != u]
+        theirs = [p for p in out[r][tb] if p != y]
+        if any((opp[u] >> p) & 1 for p in theirs) or any((opp[y] >> p) & 1 for p in mates):
+            continue  # a repeat
+        touched = {u, y, *mates, *theirs}
+        measured += 2 * len(touched) * players
+        delta: dict[int, int] = {}
+        rows(touched, delta, -1)
+        exchange(u, y, mates, theirs)
+        rows(touched, delta, 1)
+        changed = sorted(c for c, k in delta.items() if k)
+        if changed and changed[0] <= low + 1 and delta[changed[0]] > 0:
+            exchange(y, u, mates, theirs)  # worse: undone
+            continue
+        out[r][ta][out[r][ta].index(u)] = y
+        out[r][tb][out[r][tb].index(y)] = u
+        where[r][u], where[r][y] = tb, ta
+        for c, k in delta.items():
+            hist[c] += k
+        if delta.get(low, 0) < 0:
+            idle = 0
+        if hist[low] == 0:
+            low = next((c for c, k in enumerate(hist) if k), players)
+            lowest = []
+    return out
 
 
 __all__ = [
     "choose_rounds",
     "fewest_shared",
     "number_tables",
+    "raise_shared",
     "revisits",
     "revisits_least",
     "shared_opponents_aim",
