@@ -526,14 +526,7 @@ def shared_opponents_aim(players: int) -> int:
 def fewest_shared(rounds: Sequence[Sequence[Sequence[int]]], players: int) -> tuple[int, int]:
     """(fewest shared opponents over pairs who never met, how many pairs have that few);
     (players, 0) when every pair met."""
-    opp = [0] * players
-    for rnd in rounds:
-        for table in rnd:
-            mask = 0
-            for p in table:
-                mask |= 1 << p
-            for p in table:
-                opp[p] |= mask & ~(1 << p)
+    opp = _opponents(rounds, players)
     low, ties = players, 0
     full = (1 << players) - 1
     for a in range(players):
