@@ -388,6 +388,21 @@ def transversal_round(m: int, shifts: tuple[int, ...]) -> list[list[int]]:
     return [[i * m + (x + a) % m for i, a in enumerate(shifts)] for x in range(m)]
 
 
+def _four_orbits(
+    players: int, rounds: int
+) -> tuple[int, int, list[list[list[int]]], list[list[int]], set[int]] | None:
+    """The frame ``developed`` and ``transversal_cover`` share: Z_m x 4 (m = players / 4), the
+    transversal rounds with shifts (0, t, 2t, 3t) for t < rounds - m, the pairs' difference
+    classes and the classes those rounds took; None where they are none or not disjoint."""
+    m, k = players // 4, 4
+    extra = [transversal_round(m, (0, t, 2 * t, 3 * t)) for t in range(rounds - m)]
+    if players % 4 or not extra or not pair_disjoint(extra, players):
+        return None
+    of = _Classes(m, k).of
+    banned = {of[p][q] for rnd in extra for t in rnd for p, q in combinations(t, 2)}
+    return m, k, extra, of, banned
+
+
 def developed(players: int, rounds: int, seconds: float) -> dict | None:
     """m = players / 4 < rounds: four orbits of Z_m, the transversal rounds with shifts
     (0, t, 2t, 3t) for t < rounds - m (disjoint while every (j - i) t differs mod m), and a
@@ -403,12 +418,10 @@ def developed(players: int, rounds: int, seconds: float) -> dict | None:
     except ImportError:
         print("  developed designs need OR-Tools: .venv/bin/pip install ortools", file=sys.stderr)
         return None
-    m, k = players // 4, 4
-    extra = [transversal_round(m, (0, t, 2 * t, 3 * t)) for t in range(rounds - m)]
-    if players % 4 or not extra or not pair_disjoint(extra, players):
+    frame = _four_orbits(players, rounds)
+    if frame is None:
         return None
-    of = _Classes(m, k).of
-    banned = {of[p][q] for rnd in extra for t in rnd for p, q in combinations(t, 2)}
+    m, k, extra, of, banned = frame
     tables = players // 4
     model = cp_model.CpModel()
     seat = [[model.NewBoolVar(f"x{p}_{t}") for t in range(min(p, tables - 1) + 1)]
@@ -452,12 +465,10 @@ def transversal_cover(players: int, rounds: int, seed: int, seconds: float) -> d
     except ImportError:
         print("  exact covers need xcover: .venv/bin/pip install xcover", file=sys.stderr)
         return None
-    m, k = players // 4, 4
-    extra = [transversal_round(m, (0, t, 2 * t, 3 * t)) for t in range(rounds - m)]
-    if players % 4 or not extra or not pair_disjoint(extra, players):
+    frame = _four_orbits(players, rounds)
+    if frame is None:
         return None
-    of = _Classes(m, k).of
-    banned = {of[p][q] for rnd in extra for t in rnd for p, q in combinations(t, 2)}
+    m, k, extra, of, banned = frame
     tables: list[tuple[int, ...]] = []
     options: list[list[int]] = []  # items: points 0..players-1, then class c at players + c
     for quad in combinations(range(players), 4):
