@@ -63,13 +63,13 @@ def test_triple_designs_are_resolvable_gdds_of_type_3(players: int) -> None:
     ("players", "rounds"),
     [
         *[(40, 13), (40, 10), (52, 15), (52, 12), (36, 11), (48, 15), (48, 11), (60, 15)],
-        *[(44, 12), (44, 13), (56, 13), (56, 15)],
+        *[(44, 12), (44, 13), (44, 14), (56, 13), (56, 15)],
     ],
 )
 def test_plans_have_no_repeat_up_to_the_known_design(players: int, rounds: int) -> None:
     # Issue 34 measured 40x10 9, 40x12 44, 40x13 79 and 52x15 40 extra meetings; the grid
     # 36x11 23, 48x11 1, 48x15 81, 60x15 10, 44x12 9, 56x13 1, 56x15 24; 44x13 had 29 with
-    # the 12-round design (the exact-cover design of 13 rounds: 0).
+    # the 12-round design, 44x14 36 with the 13-round one (the 14-round design: 0).
     assert len(design(players).rounds) >= rounds <= best_known(players)
     plan = generate_plan(players=players, rounds=rounds, seed=1)
     for rnd in plan:
@@ -77,6 +77,18 @@ def test_plans_have_no_repeat_up_to_the_known_design(players: int, rounds: int) 
     q = quality(plan)
     assert q.extra_meetings == 0
     assert q.wind_spread == q.wind_spread_least == (0 if rounds % 4 == 0 else 1)
+
+
+def test_44_players_meet_everyone_but_one_partner_in_14_rounds() -> None:
+    # Issue 34 (Miller et al.: 44/14): a 4-RGDD of type 2^22 on Z_14 x 3 + {inf_0, inf_1},
+    # build_designs.paired_triple. Every pair meets once except the 22 partners
+    # {(x, i), (x + 7, i)} and {inf_0, inf_1}, who never meet.
+    rounds = stored_rounds(44, stored()[44])
+    assert len(rounds) == 14
+    met = meetings(rounds)
+    assert set(met.values()) == {1}
+    partners = {(i * 14 + x, i * 14 + x + 7) for i in range(3) for x in range(7)} | {(42, 43)}
+    assert {pair for pair in combinations(range(44), 2) if pair not in met} == partners
 
 
 def test_quality_reports_the_other_qualities() -> None:
@@ -169,11 +181,11 @@ def test_replan_winds_are_balanced_over_the_whole_event_where_the_repair_can() -
 
 def test_a_stored_design_replaces_the_construction_only_past_its_rounds() -> None:
     # 44 players: the transversal construction has 11 rounds and keeps groups apart in its
-    # columns; the stored Z_11 x 4 design (13 rounds) serves plans of 12 and 13 sessions.
+    # columns; the stored Z_14 x 3 + 2 design (14 rounds) serves plans of 12 to 14 sessions.
     assert len(design(44, needed=11).rounds) == 11 and design(44, needed=11).transversal == 11
-    assert len(design(44, needed=12).rounds) == round_count(stored()[44]) == 13
+    assert len(design(44, needed=12).rounds) == round_count(stored()[44]) == 14
     assert design(44, needed=12).transversal == 0
-    assert len(design(44).rounds) == 13  # asked for the most: the stored design
+    assert len(design(44).rounds) == 14  # asked for the most: the stored design
 
 
 def test_table_numbers_take_the_better_of_two_starts() -> None:

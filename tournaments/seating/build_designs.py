@@ -487,6 +487,74 @@ def transversal_cover(players: int, rounds: int, seed: int, seconds: float) -> d
     return {"m": m, "orbits": k, "base": base, "extra": extra}
 
 
+def paired_triple(players: int, seed: int, seconds: float) -> dict | None:
+    """A 4-RGDD of type 2^(players/2), each player meeting all but one partner (44x14):
+    points (x, i) of Z_m x {0, 1, 2}, m = (players - 2) / 3 even, and inf_0, inf_1 (players
+    3m, 3m + 1); partners {(x, i), (x + m/2, i)} and {inf_0, inf_1}; rounds the m translates
+    of one base round. The base round is asked to be fixed by sigma: (x, i) -> (ux, i + 1)
+    with u^3 = 1 mod m, u != 1 (the cut that found 36, 48 and 60 in ``triple``), so an option
+    is a sigma orbit: three tables, or a table {inf_b, (a, 0), (ua, 1), (u^2 a, 2)} it fixes;
+    moving each orbit by its own shift puts inf_0 with the three zeros. Exact cover: every
+    point once and, the counts being equal, every class exactly once. 44 (u = 9) in 377
+    nodes; 32 (m = 10) has no such u, and its base round does not exist even without sigma
+    (every case up to symmetry runs out)."""
+    try:
+        import xcover  # noqa: F401
+    except ImportError:
+        print("  exact covers need xcover: .venv/bin/pip install xcover", file=sys.stderr)
+        return None
+    m = (players - 2) // 3
+    units = [u for u in range(2, m) if pow(u, 3, m) == 1] if m % 2 == 0 else []
+    if players != 3 * m + 2 or not units:
+        return None
+    u = units[0]
+    finite = _Classes(m, 3)
+    top = 3 * m  # inf_b is player top + b; its class with orbit i is item players + count + 3b + i
+
+    def sigma(table: tuple[int, ...]) -> tuple[int, ...]:
+        return tuple(sorted((p // m + 1) % 3 * m + u * (p % m) % m for p in table))
+
+    def option(tables: list[tuple[int, ...]], inf: int | None) -> list[int] | None:
+        points = [p for t in tables for p in t]
+        classes = [finite.of[p][q] for t in tables for p, q in combinations(t, 2)]
+        if len(set(points)) < len(points) or min(classes) < 0 or len(set(classes)) < len(classes):
+            return None
+        items = points + [players + c for c in classes]
+        if inf is not None:
+            items += [top + inf] + [players + finite.count + 3 * inf + p // m for p in points]
+        return items
+
+    options: list[list[int]] = []
+    bases: list[tuple[list[tuple[int, ...]], int | None]] = []  # the option's tables, its inf
+    fixed = [((0, m, 2 * m), 0)]
+    fixed += [((a, m + u * a % m, 2 * m + u * u * a % m), 1) for a in range(1, m)]
+    for table, inf in fixed:
+        found = option([table], inf)
+        if found is not None:
+            options.append(found)
+            bases.append(([table], inf))
+    seen: set[tuple[int, ...]] = set()
+    for quad in combinations(range(top), 4):
+        tables = [quad, sigma(quad), sigma(sigma(quad))]
+        if min(tables) in seen:
+            continue
+        seen.add(min(tables))
+        found = option(tables, None)
+        if found is not None:
+            options.append(found)
+            bases.append((tables, None))
+    order = list(range(len(options)))
+    random.Random(f"{players}:paired:{seed}").shuffle(order)
+    chosen = _first_cover([options[i] for i in order], players + finite.count + 6, [], seconds)
+    if chosen is None:
+        return None
+    picked = [bases[order[i]] for i in chosen]
+    # stored_rounds seats inf_b at base table b: inf_0's table first, then inf_1's
+    with_inf = sorted((inf, list(tables[0])) for tables, inf in picked if inf is not None)
+    rest = sorted(list(t) for tables, inf in picked if inf is None for t in tables)
+    return {"m": m, "orbits": 3, "base": [table for _, table in with_inf] + rest}
+
+
 def _first_cover(
     options: list[list[int]], primary: int, secondary: list[int], seconds: float
 ) -> list[int] | None:
@@ -545,6 +613,13 @@ def find(players: int, rounds: int, attempts: int = ATTEMPTS, steps: int = STEPS
                 assert pair_disjoint(stored_rounds(players, entry), players)
                 return entry
             print(f"  {players}: triple attempt {attempt} failed", file=sys.stderr)
+    if players % 12 == 8 and (players - 2) // 3 >= rounds:
+        for attempt in range(COVER_ATTEMPTS):
+            paired = paired_triple(players, attempt, COVER_SECONDS)
+            if paired is not None:
+                assert pair_disjoint(stored_rounds(players, paired), players)
+                return paired
+            print(f"  {players}: paired triple attempt {attempt} failed", file=sys.stderr)
     # The most rounds first: each transversal round left out frees six classes.
     for r in range(rounds, players // 4, -1) if players % 4 == 0 else ():
         for attempt in range(COVER_ATTEMPTS):
