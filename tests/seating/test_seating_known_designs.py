@@ -63,13 +63,13 @@ def test_triple_designs_are_resolvable_gdds_of_type_3(players: int) -> None:
     ("players", "rounds"),
     [
         *[(40, 13), (40, 10), (52, 15), (52, 12), (36, 11), (48, 15), (48, 11), (60, 15)],
-        *[(44, 12), (44, 13), (44, 14), (56, 13), (56, 15)],
+        *[(44, 12), (44, 13), (44, 14), (56, 13), (56, 15), (32, 10)],
     ],
 )
 def test_plans_have_no_repeat_up_to_the_known_design(players: int, rounds: int) -> None:
     # Issue 34 measured 40x10 9, 40x12 44, 40x13 79 and 52x15 40 extra meetings; the grid
     # 36x11 23, 48x11 1, 48x15 81, 60x15 10, 44x12 9, 56x13 1, 56x15 24; 44x13 had 29 with
-    # the 12-round design, 44x14 36 with the 13-round one (the 14-round design: 0).
+    # the 12-round design, 44x14 36 with the 13-round one (the 14-round design: 0); 32x10 16.
     assert len(design(players).rounds) >= rounds <= best_known(players)
     plan = generate_plan(players=players, rounds=rounds, seed=1)
     for rnd in plan:
@@ -89,6 +89,20 @@ def test_44_players_meet_everyone_but_one_partner_in_14_rounds() -> None:
     assert set(met.values()) == {1}
     partners = {(i * 14 + x, i * 14 + x + 7) for i in range(3) for x in range(7)} | {(42, 43)}
     assert {pair for pair in combinations(range(44), 2) if pair not in met} == partners
+
+
+def test_32_players_meet_everyone_but_one_partner_in_10_rounds() -> None:
+    # Issue 34 (Miller et al.: 32/10, the social golfer problem 8-4-10): a 4-RGDD of type
+    # 2^16, build_designs.two_orbit_cover. Every pair meets at most once and the pairs who
+    # never meet are a perfect matching: each player misses exactly one other.
+    rounds = stored_rounds(32, stored()[32])
+    assert len(rounds) == 10
+    for rnd in rounds:
+        assert sorted(p for t in rnd for p in t) == list(range(32))
+    met = meetings(rounds)
+    assert set(met.values()) == {1}
+    never = [pair for pair in combinations(range(32), 2) if pair not in met]
+    assert sorted(p for pair in never for p in pair) == list(range(32))
 
 
 def test_quality_reports_the_other_qualities() -> None:

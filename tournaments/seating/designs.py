@@ -236,6 +236,8 @@ def stored() -> dict[int, dict]:
 
 
 def stored_rounds(players: int, entry: dict) -> list[Round]:
+    if "rounds" in entry:  # listed whole: a design not developed from one base round
+        return [[list(t) for t in rnd] for rnd in entry["rounds"]]
     m = entry["m"]
     out: list[Round] = []
     if "blocks" in entry:
@@ -262,6 +264,8 @@ def stored_rounds(players: int, entry: dict) -> list[Round]:
 
 
 def round_count(entry: dict) -> int:
+    if "rounds" in entry:
+        return len(entry["rounds"])
     return entry["m"] + len(entry.get("extra", ()))
 
 
