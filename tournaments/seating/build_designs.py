@@ -460,10 +460,7 @@ def transversal_cover(players: int, rounds: int, seed: int, seconds: float) -> d
     options are tried in a seeded order by xcover (Knuth's dancing cells), one attempt of at
     most `seconds` in a child process (the solver cannot be interrupted otherwise), where
     CP-SAT ran out of time: 44x13 in 10-70 s."""
-    try:
-        import xcover  # noqa: F401
-    except ImportError:
-        print("  exact covers need xcover: .venv/bin/pip install xcover", file=sys.stderr)
+    if not _has_xcover():
         return None
     frame = _four_orbits(players, rounds)
     if frame is None:
@@ -497,10 +494,7 @@ def two_orbit_cover(players: int, seed: int, seconds: float) -> dict | None:
     class of pairs (an orbit of G) exactly once. Forms that ran out with no cover (one base
     round over Z_10 x 3 + 2, Z_2^3 x 4 with two fixed rounds, Z_16 x 2 with this split,
     Z_5 x 6 + 2 with the second base round an image of the first) are in docs/seating.md."""
-    try:
-        import xcover  # noqa: F401
-    except ImportError:
-        print("  exact covers need xcover: .venv/bin/pip install xcover", file=sys.stderr)
+    if not _has_xcover():
         return None
     if players != 32:
         return None
@@ -566,13 +560,10 @@ def paired_triple(players: int, seed: int, seconds: float) -> dict | None:
     with u^3 = 1 mod m, u != 1 (the cut that found 36, 48 and 60 in ``triple``), so an option
     is a sigma orbit: three tables, or a table {inf_b, (a, 0), (ua, 1), (u^2 a, 2)} it fixes;
     moving each orbit by its own shift puts inf_0 with the three zeros. Exact cover: every
-    point once and, the counts being equal, every class exactly once. 44 (u = 9) in 377
-    nodes; 32 (m = 10) has no such u, and its base round does not exist even without sigma
-    (every case up to symmetry runs out)."""
-    try:
-        import xcover  # noqa: F401
-    except ImportError:
-        print("  exact covers need xcover: .venv/bin/pip install xcover", file=sys.stderr)
+    point once and, the counts being equal, every class exactly once. 44 (u = 9): 377 nodes
+    of dancing links; 32 (m = 10) has no such u, and its base round does not exist even
+    without sigma (every case up to symmetry runs out)."""
+    if not _has_xcover():
         return None
     m = (players - 2) // 3
     units = [u for u in range(2, m) if pow(u, 3, m) == 1] if m % 2 == 0 else []
@@ -624,6 +615,15 @@ def paired_triple(players: int, seed: int, seconds: float) -> dict | None:
     with_inf = sorted((inf, list(tables[0])) for tables, inf in picked if inf is not None)
     rest = sorted(list(t) for tables, inf in picked if inf is None for t in tables)
     return {"m": m, "orbits": 3, "base": [table for _, table in with_inf] + rest}
+
+
+def _has_xcover() -> bool:
+    try:
+        import xcover  # noqa: F401
+    except ImportError:
+        print("  exact covers need xcover: .venv/bin/pip install xcover", file=sys.stderr)
+        return False
+    return True
 
 
 def _first_cover(
