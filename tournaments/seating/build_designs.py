@@ -36,6 +36,8 @@ import math
 import multiprocessing
 import random
 import sys
+from collections.abc import Callable
+from functools import partial
 from itertools import combinations
 from multiprocessing.connection import Connection
 
@@ -525,6 +527,7 @@ def two_orbit_cover(players: int, seed: int, seconds: float) -> dict | None:
     options: list[list[int]] = []
     orbits: list[tuple[int, list[tuple[int, ...]]]] = []  # an option's slot and tables
     for s, (fixing, size) in enumerate(slots):
+        moves = starts(fixing)
         seen: set[tuple[int, ...]] = set()
         for table in combinations(range(32), size):
             orbit = sorted({tuple(sorted(move(p, h) for p in table)) for h in fixing})
@@ -532,7 +535,7 @@ def two_orbit_cover(players: int, seed: int, seconds: float) -> dict | None:
                 continue
             seen.add(orbit[0])
             points = [p for t in orbit for p in t]
-            moved = [[move(p, g) for p in t] for g in starts(fixing) for t in orbit]
+            moved = [[move(p, g) for p in t] for g in moves for t in orbit]
             pairs = [pair(p, q) for t in moved for p, q in combinations(t, 2)]
             if len(set(points)) < len(points) or len(set(pairs)) < len(pairs):
                 continue
@@ -665,47 +668,52 @@ def pair_disjoint(rounds: list[list[list[int]]], players: int) -> bool:
     return True
 
 
+def _first_found(
+    players: int, attempts: int, build: Callable[[int], dict | None], what: str
+) -> dict | None:
+    """The first design `build(attempt)` returns, checked pair-disjoint; a line on stderr for
+    each attempt that found none."""
+    for attempt in range(attempts):
+        entry = build(attempt)
+        if entry is not None:
+            assert pair_disjoint(stored_rounds(players, entry), players)
+            return entry
+        print(f"  {players}: {what}, attempt {attempt}: none", file=sys.stderr)
+    return None
+
+
 def find(players: int, rounds: int, attempts: int = ATTEMPTS, steps: int = STEPS) -> dict | None:
     m = (players - 1) // 3
     if players % 12 == 4 and m >= rounds:
-        for attempt in range(attempts):
+
+        def rotational_entry(attempt: int) -> dict | None:
             blocks = rotational(m, f"{players}:rotational:{attempt}", ROTATIONAL_NODES)
-            if blocks is not None:
-                entry = {"m": m, "blocks": blocks}
-                assert pair_disjoint(stored_rounds(players, entry), players)
-                return entry
-            print(f"  {players}: rotational attempt {attempt} failed", file=sys.stderr)
-    m = players // 3 - 1
-    if players % 12 == 0 and m >= rounds:
-        for attempt in range(attempts):
-            base = triple(m, f"{players}:triple:{attempt}", TRIPLE_NODES)
-            if base is not None:
-                entry = {"m": m, "orbits": 3, "base": base}
-                assert pair_disjoint(stored_rounds(players, entry), players)
-                return entry
-            print(f"  {players}: triple attempt {attempt} failed", file=sys.stderr)
+            return None if blocks is None else {"m": m, "blocks": blocks}
+
+        if entry := _first_found(players, attempts, rotational_entry, "rotational"):
+            return entry
+    t = players // 3 - 1
+    if players % 12 == 0 and t >= rounds:
+
+        def triple_entry(attempt: int) -> dict | None:
+            base = triple(t, f"{players}:triple:{attempt}", TRIPLE_NODES)
+            return None if base is None else {"m": t, "orbits": 3, "base": base}
+
+        if entry := _first_found(players, attempts, triple_entry, "triple"):
+            return entry
     if players == 32 and rounds <= 10:
-        for attempt in range(COVER_ATTEMPTS):
-            whole = two_orbit_cover(players, attempt, COVER_SECONDS)
-            if whole is not None:
-                assert pair_disjoint(stored_rounds(players, whole), players)
-                return whole
-            print(f"  {players}: two-orbit cover attempt {attempt} failed", file=sys.stderr)
+        build = partial(two_orbit_cover, players, seconds=COVER_SECONDS)
+        if entry := _first_found(players, COVER_ATTEMPTS, build, "two-orbit cover"):
+            return entry
     if players % 12 == 8 and (players - 2) // 3 >= rounds:
-        for attempt in range(COVER_ATTEMPTS):
-            paired = paired_triple(players, attempt, COVER_SECONDS)
-            if paired is not None:
-                assert pair_disjoint(stored_rounds(players, paired), players)
-                return paired
-            print(f"  {players}: paired triple attempt {attempt} failed", file=sys.stderr)
+        build = partial(paired_triple, players, seconds=COVER_SECONDS)
+        if entry := _first_found(players, COVER_ATTEMPTS, build, "paired triple"):
+            return entry
     # The most rounds first: each transversal round left out frees six classes.
     for r in range(rounds, players // 4, -1) if players % 4 == 0 else ():
-        for attempt in range(COVER_ATTEMPTS):
-            found = transversal_cover(players, r, attempt, COVER_SECONDS)
-            if found is not None:
-                assert pair_disjoint(stored_rounds(players, found), players)
-                return found
-            print(f"  {players}: no exact cover for {r} rounds, attempt {attempt}", file=sys.stderr)
+        build = partial(transversal_cover, players, r, seconds=COVER_SECONDS)
+        if entry := _first_found(players, COVER_ATTEMPTS, build, f"exact cover for {r} rounds"):
+            return entry
         found = developed(players, r, DEVELOPED_SECONDS)
         if found is not None:
             assert pair_disjoint(stored_rounds(players, found), players)
@@ -713,15 +721,16 @@ def find(players: int, rounds: int, attempts: int = ATTEMPTS, steps: int = STEPS
         print(
             f"  {players}: no base round for {r} rounds in {DEVELOPED_SECONDS} s", file=sys.stderr
         )
-    for m, k, f in shapes(players, rounds)[:4]:
-        for attempt in range(attempts):
-            base = search(players, m, k, f, f"{players}:{m}:{k}:{attempt}", steps)
-            if base is not None:
-                entry = {"m": m, "orbits": k, "base": base}
-                assert pair_disjoint(stored_rounds(players, entry), players)
-                return entry
-            print(f"  {players}: m={m} k={k} f={f} attempt {attempt} failed", file=sys.stderr)
+    for shape in shapes(players, rounds)[:4]:
+        build = partial(_searched, players, *shape, steps)
+        if entry := _first_found(players, attempts, build, "m={} k={} f={}".format(*shape)):
+            return entry
     return None
+
+
+def _searched(players: int, m: int, k: int, f: int, steps: int, attempt: int) -> dict | None:
+    base = search(players, m, k, f, f"{players}:{m}:{k}:{attempt}", steps)
+    return None if base is None else {"m": m, "orbits": k, "base": base}
 
 
 def main(argv: list[str] | None = None) -> int:
