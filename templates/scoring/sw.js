@@ -156,6 +156,9 @@ async function networkFirstPage(request, url) {
     }
     return response;
   } catch (error) {
+    // A "no-store" request asks the server itself (the queue's fresh CSRF token, who is logged
+    // in): a kept copy would carry an old token, so it fails as the network did.
+    if (request.cache === "no-store") return Response.error();
     // Offline: only the pages of the user last seen on this phone, never another's.
     const user = await currentUser();
     const hit = user ? await caches.match(pageKey(url), { cacheName: pagesCache(user) }) : null;

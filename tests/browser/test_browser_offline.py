@@ -479,6 +479,29 @@ def test_an_ended_session_asks_to_log_in_and_keeps_the_hands(
     assert game.hands.count() == 0
 
 
+def test_a_no_store_page_request_offline_fails_instead_of_the_kept_copy(
+    chromium: Any, live_server: Any
+) -> None:
+    """The queue's fresh-token request (`cache: "no-store"`) must reach the server: the kept
+    entry page carries the token of its visit, so a 403 after it read as "refused" (offering
+    to discard the hand) where the session had ended. Plain navigations still get the copy."""
+    game, referee = _table()
+    page = logged_in_page(chromium, live_server, referee, viewport=PHONE)
+    open_entry_online(page, live_server, game)
+    page.context.set_offline(True)
+    entry = f"/games/{game.pk}/entry/"
+    kept = page.evaluate(
+        "url => fetch(url, {credentials: 'same-origin'}).then(r => r.status)", entry
+    )
+    assert kept == 200  # the worker answers with the page it keeps
+    fresh = page.evaluate(
+        """url => fetch(url, {credentials: 'same-origin', cache: 'no-store', redirect: 'manual'})
+            .then(r => 'answered ' + r.status, e => 'failed')""",
+        entry,
+    )
+    assert fresh == "failed"
+
+
 def test_corrections_wait_for_the_connection_and_the_queue(chromium: Any, live_server: Any) -> None:
     from scoring.services import enter_hand
 
