@@ -152,9 +152,12 @@ _TRANSVERSAL_TRIES = 20_000
 # Numberings of the transversal rounds tried as starts (which one leaves room for the others).
 _NUMBERINGS = 24
 # Exact round repairs of the table numbers (tables._repair) where the starts stop short: at
-# most this many, and fewer past 25 tables (each costs O(tables^3)).
+# most this many, and fewer past 25 tables (each costs O(tables^3)); then tabu steps
+# (tables._tabu_numbers), fewer on large plans (each scores rounds x tables^2 x seats).
 _REPAIRS = 1000
 _REPAIR_WORK = 16_000_000
+_TABU_STEPS = 10_000
+_TABU_WORK = 200_000_000
 _CHOOSE_MAX_PLAYERS = 200
 # tables.raise_shared on a plan with no repeat (fields up to _CHOOSE_MAX_PLAYERS, more than 4
 # sessions): at most _RAISE_TRIES exchanges, stopping once _RAISE_PAIRS pairs were measured
@@ -418,7 +421,8 @@ def generate_plan(
     tables = len(plan[0])
     small = tables <= _NUMBERED_TABLES
     repairs = min(_REPAIRS, _REPAIR_WORK // tables**3) if small else 0
-    plan = number_tables(plan, rng, _NUMBER_STEPS if small else 0, hints, repairs)
+    tabu = min(_TABU_STEPS, _TABU_WORK // (len(plan) * tables**2 * size)) if small else 0
+    plan = number_tables(plan, rng, _NUMBER_STEPS if small else 0, hints, repairs, tabu)
     if progress is not None:
         progress(1.0)
     return plan

@@ -426,31 +426,31 @@ def developed(players: int, rounds: int, seconds: float) -> dict | None:
     m, k, extra, of, banned = frame
     tables = players // 4
     model = cp_model.CpModel()
-    seat = [[model.NewBoolVar(f"x{p}_{t}") for t in range(min(p, tables - 1) + 1)]
+    seat = [[model.new_bool_var(f"x{p}_{t}") for t in range(min(p, tables - 1) + 1)]
             for p in range(players)]  # fmt: skip
     for p in range(players):
-        model.AddExactlyOne(seat[p])
+        model.add_exactly_one(seat[p])
     for t in range(tables):
-        model.Add(sum(seat[p][t] for p in range(t, players)) == 4)
+        model.add(sum(seat[p][t] for p in range(t, players)) == 4)
     together: dict[int, list] = {}
     for p, q in combinations(range(players), 2):
         c = of[p][q]
         for t in range(min(p, q, tables - 1) + 1):
             if c < 0 or c in banned:
-                model.AddBoolOr([seat[p][t].Not(), seat[q][t].Not()])
+                model.add_bool_or([seat[p][t].negated(), seat[q][t].negated()])
                 continue
-            both = model.NewBoolVar("")
-            model.AddBoolAnd([seat[p][t], seat[q][t]]).OnlyEnforceIf(both)
-            model.AddBoolOr([seat[p][t].Not(), seat[q][t].Not(), both])
+            both = model.new_bool_var("")
+            model.add_bool_and([seat[p][t], seat[q][t]]).only_enforce_if(both)
+            model.add_bool_or([seat[p][t].negated(), seat[q][t].negated(), both])
             together.setdefault(c, []).append(both)
     for pairs in together.values():
-        model.AddAtMostOne(pairs)
+        model.add_at_most_one(pairs)
     solver = cp_model.CpSolver()
     solver.parameters.max_time_in_seconds = seconds
     solver.parameters.num_workers = 2
-    if solver.Solve(model) not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+    if solver.solve(model) not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         return None
-    base = [[p for p in range(t, players) if solver.Value(seat[p][t])] for t in range(tables)]
+    base = [[p for p in range(t, players) if solver.value(seat[p][t])] for t in range(tables)]
     return {"m": m, "orbits": k, "base": base, "extra": extra}
 
 

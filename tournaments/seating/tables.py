@@ -12,7 +12,9 @@ short: greedy round by round (the most constrained table takes the free number i
 have visited least) and a least-cost matching of tables to numbers round by round, each
 annealed (exchanges of two tables' numbers in one round, a counted number); then exact
 repairs of one round at a time (a least-cost matching given every other round, breakout
-weights on the pairs that keep revisiting; counted, stopping after 300 without progress). A
+weights on the pairs that keep revisiting; counted, stopping after 300 without progress),
+and a tabu search on exchanges of two tables' numbers, the best of the whole plan each step
+(counted). A
 player needs a revisit past as many sessions as there are tables (the "least possible"
 reported); where players always meet in the same groups more can be forced, and some
 designs' rounds admit no numbering without a revisit (40x8 on the 1-rotational design:
@@ -37,6 +39,8 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Callable, Mapping, Sequence
+
+import numpy as np
 
 from .core import Plan
 
@@ -67,6 +71,8 @@ def revisits_least(plan: Sequence[Sequence[Sequence[int]]]) -> int:
 _MATCHED_TABLES = 64
 # Repairs without a new best after which _repair gives up (a count).
 _REPAIR_PATIENCE = 300
+# The score of an exchange _tabu_numbers may not take.
+_BARRED = 1 << 30
 
 
 def number_tables(
@@ -75,13 +81,15 @@ def number_tables(
     steps: int,
     hints: Sequence[Mapping[frozenset[int], int]] = (),
     repairs: int = 0,
+    tabu_steps: int = 0,
 ) -> Plan:
     """The plan with each round's tables reordered (index = table number) to keep players
     off numbers they sat at before; tables and seats unchanged. `hints`: numberings of
     tables (by their players) from the construction (``transversal_numberings``), each a
-    start for the rounds whose tables it numbers, the best kept. `repairs`: at most this
-    many exact round repairs (``_repair``) after the starts when they stop short of the
-    least possible."""
+    start for the rounds whose tables it numbers, the best kept. When the starts stop short of
+    the least possible: at most `repairs` exact round repairs (``_repair``), then at most
+    `tabu_steps` steps of a tabu search (``_tabu_numbers``), each still short, from the
+    other's best (either reaches the least possible where the other stops: 32x10 and 60x8)."""
     if not plan:
         return plan
     least = revisits_least(plan)
@@ -113,6 +121,8 @@ def number_tables(
             break
     if repairs and revisits(best) > least:
         best = _repair(best, rng, repairs, least)
+    if tabu_steps and revisits(best) > least:
+        best = _tabu_numbers(best, rng, tabu_steps, least)
     return best
 
 
@@ -233,6 +243,71 @@ def _repair(out: Plan, rng: random.Random, tries: int, least: int) -> Plan:
                         weight[p][k] += 1
     names = list(ids)
     return [[[names[p] for p in table] for table in rnd] for rnd in best]
+
+
+def _tabu_numbers(out: Plan, rng: random.Random, steps: int, least: int) -> Plan:
+    """Tabu search on exchanges of two tables' numbers in one round: each step takes the
+    exchange that lowers revisits most (or raises them least; ties drawn from `rng`) among
+    the pairs with a table at a revisit, and a table may not take back a number it left in
+    the last 10-19 steps unless that reaches a new best. At most `steps` steps (a count),
+    stopping at `least`; the best numbering seen is kept. Every exchange of the plan is
+    scored at once (numpy) from each player's visits per number."""
+    rounds, count = len(out), len(out[0])
+    ids: dict[int, int] = {}
+    for rnd in out:
+        for table in rnd:
+            for p in table:
+                ids.setdefault(p, len(ids))
+    empty = len(ids)  # an empty seat (tables of 3 beside 4): a player who visits nothing
+    width = max(len(table) for rnd in out for table in rnd)
+    seats = np.full((rounds, count, width), empty, dtype=np.int64)  # [round, number, seat]
+    for r, rnd in enumerate(out):
+        for k, table in enumerate(rnd):
+            seats[r, k, : len(table)] = [ids[p] for p in table]
+    visits = np.zeros((empty + 1, count), dtype=np.int64)
+    for k in range(count):
+        np.add.at(visits[:, k], seats[:, k].ravel(), 1)
+    visits[empty] = 0
+    # A seat's own visit, left out when asking whether its player visits a number elsewhere.
+    own = np.zeros((1, count, 1, count), dtype=np.int64)
+    own[0, np.arange(count), 0, np.arange(count)] = 1
+    real = (seats != empty)[..., None]
+    origin = np.tile(np.arange(count), (rounds, 1))  # which of its round's tables a slot holds
+    tabu_until = np.full((rounds, count, count), -1, dtype=np.int64)  # [round, table, number]
+    same = np.eye(count, dtype=bool)[None]
+    current = best_count = int(np.maximum(visits - 1, 0).sum())
+    best = seats.copy()
+    for step in range(steps):
+        if best_count <= least:
+            break
+        # elsewhere[r, a, k]: players of round r's table at number a who visit k elsewhere;
+        # its diagonal counts those at a revisit where they sit.
+        elsewhere = (((visits[seats] - own) > 0) & real).sum(axis=2)
+        here = np.diagonal(elsewhere, axis1=1, axis2=2)
+        delta = elsewhere + elsewhere.transpose(0, 2, 1) - here[:, :, None] - here[:, None, :]
+        held = tabu_until[np.arange(rounds)[:, None], origin] >= step
+        barred = same | ((here[:, :, None] == 0) & (here[:, None, :] == 0))
+        barred |= (held | held.transpose(0, 2, 1)) & (current + delta >= best_count)
+        delta[barred] = _BARRED
+        low = int(delta.min())
+        if low == _BARRED:
+            continue
+        picks = np.argwhere(delta == low)
+        r, a, b = (int(v) for v in picks[rng.randrange(len(picks))])
+        at_a, at_b = seats[r, a].copy(), seats[r, b].copy()
+        for players, old, new in ((at_a, a, b), (at_b, b, a)):
+            np.subtract.at(visits[:, old], players, 1)
+            np.add.at(visits[:, new], players, 1)
+        visits[empty] = 0
+        seats[r, a], seats[r, b] = at_b, at_a
+        tenure = step + 10 + rng.randrange(10)
+        tabu_until[r, origin[r, a], a] = tabu_until[r, origin[r, b], b] = tenure
+        origin[r, a], origin[r, b] = origin[r, b], origin[r, a]
+        current += low
+        if current < best_count:
+            best_count, best = current, seats.copy()
+    names = list(ids)
+    return [[[names[p] for p in table if p != empty] for table in rnd] for rnd in best.tolist()]
 
 
 def _greedy_numbers(plan: Plan) -> Plan:
