@@ -508,6 +508,9 @@ class SignUp(models.Model):
     email = models.EmailField(blank=True)
     ema_number = models.CharField(max_length=8, blank=True)
     club = models.CharField(max_length=200, blank=True)
+    # A team event's team, by name (docs/teams.md): the registration joins it, creating it on
+    # first use, when the sign-up gets its place.
+    team = models.CharField(max_length=100, blank=True)
     status = models.CharField(max_length=10, choices=Status.choices)
     token = models.CharField(max_length=64, unique=True)
     registration = models.OneToOneField(

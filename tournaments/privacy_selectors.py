@@ -26,6 +26,7 @@ def registrant_data(record: SignUp) -> dict[str, Any]:
             "email": record.email,
             "ema_number": record.ema_number,
             "club": record.club,
+            "team": record.team,
             "status": record.status,
             "signed_up_at": _when(record.created_at),
             "consent_at": _when(record.consent_at),

@@ -46,6 +46,7 @@ SIGN_UP_CSV_HEADER = [
     "status",
     "waiting_position",
     "signed_up_at",
+    "team",
 ]
 
 
@@ -68,6 +69,7 @@ def sign_up_csv_rows(tournament: Tournament) -> list[list[str]]:
                 s.status,
                 place,
                 s.created_at.isoformat(),
+                s.team,
             ]
         )
     return rows

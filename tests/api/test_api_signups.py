@@ -125,3 +125,24 @@ def test_rate_limit_per_address(tournament, settings):
     assert refused.status_code == 429 and int(refused["Retry-After"]) > 0
     other = APIClient(REMOTE_ADDR="198.51.100.10")
     assert other.post(URL, body(50), format="json").status_code == 201
+
+
+def test_a_team_events_sign_up_names_its_team(tournament, organiser):
+    # docs/teams.md: `team` (a name) in a team event; the organisers' list shows it; outside a
+    # team event it is refused, naming the field.
+    client = APIClient()
+    refused = client.post(URL, body(1, team="Dragons"), format="json")
+    assert refused.status_code == 400
+    assert refused.json()["field"] == "team" and "not a team event" in refused.json()["message"]
+    tournament.teams_enabled = True
+    tournament.save(update_fields=["teams_enabled"])
+    answer = client.post(URL, body(1, team="Dragons"), format="json")
+    assert answer.status_code == 201, answer.json()
+    staff = APIClient()
+    staff.force_authenticate(organiser)
+    [row] = staff.get(URL).json()
+    assert row["team"] == "Dragons"
+    registration = SignUp.objects.get().registration
+    assert registration is not None and registration.team.name == "Dragons"
+    answer = staff.get(f"/api/v1/registrations/{registration.pk}/")
+    assert answer.status_code == 200 and answer.json()["team"] == "Dragons"

@@ -12,7 +12,7 @@ from django.utils import timezone
 from core.audit import audit_for_tournament
 from core.errors import PermissionDenied, ValidationFailed
 from tests.factories import PlayerFactory, RegistrationFactory, UserFactory
-from tournaments.models import Registration, SignUp
+from tournaments.models import Registration, SignUp, Team
 from tournaments.services import signups, update_tournament
 
 pytestmark = pytest.mark.django_db
@@ -249,3 +249,45 @@ def test_rate_limit_is_never_below_ten_per_hour(settings):
     with pytest.raises(signups.TooManySignUps):
         signups.count_sign_up_attempt("203.0.113.7")
     signups.count_sign_up_attempt("203.0.113.8")  # another address has its own count
+
+
+def test_a_team_events_sign_up_joins_its_team_when_it_gets_a_place(
+    tournament, organiser, django_capture_on_commit_callbacks
+):
+    # docs/teams.md: in a team event a sign-up names its team; the registration joins it (the
+    # name's case ignored), created on first use, when the sign-up gets its place: at once, or
+    # when it moves up from the waiting list. A team whose last member withdraws is removed.
+    update_tournament(actor=organiser, tournament=tournament, capacity=2, teams_enabled=True)
+    tournament.refresh_from_db()
+    capture = django_capture_on_commit_callbacks
+    first = join(tournament, capture, 1, team="  Red   Dragons ")
+    second = join(tournament, capture, 2, team="red dragons")
+    third = join(tournament, capture, 3, team="Tigers")
+    assert (first.team, second.team, third.team) == ("Red Dragons", "red dragons", "Tigers")
+    assert first.registration.team.name == "Red Dragons"
+    assert second.registration.team_id == first.registration.team_id
+    assert third.status == "waiting" and not Team.objects.filter(name="Tigers").exists()
+    entries = audit_for_tournament(tournament.pk).filter(action="signup.create")
+    assert sorted(e.after["team"] for e in entries) == ["Red Dragons", "Tigers", "red dragons"]
+    signups.withdraw_sign_up(token=first.token)
+    third.refresh_from_db()
+    assert third.status == "registered" and third.registration.team.name == "Tigers"
+    signups.withdraw_sign_up(token=second.token)
+    assert list(Team.objects.filter(tournament=tournament).values_list("name", flat=True)) == [
+        "Tigers"
+    ]
+
+
+@pytest.mark.parametrize(
+    ("teams", "team", "message"),
+    [(False, "Dragons", "not a team event"), (True, "x" * 101, "at most 100 characters")],
+)
+def test_a_team_outside_team_events_or_too_long_is_refused_naming_it(
+    tournament, organiser, teams, team, message
+):
+    update_tournament(actor=organiser, tournament=tournament, teams_enabled=teams)
+    tournament.refresh_from_db()
+    with pytest.raises(ValidationFailed) as refused:
+        signups.sign_up(tournament=tournament, **person(1, team=team))
+    assert refused.value.field == "team" and message in str(refused.value)
+    assert not SignUp.objects.exists() and not Team.objects.exists()

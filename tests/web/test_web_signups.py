@@ -115,3 +115,23 @@ def test_organisers_list_approve_and_csv(tournament, organiser):
     ]
     assert [r[6] for r in rows[1:]] == ["registered", "pending"]
     assert rows[1][3] == "c1@example.org" and rows[1][4] == "04000001"
+
+
+def test_the_team_field_in_team_events_on_the_form_the_list_and_the_csv(tournament, organiser):
+    # docs/teams.md: the form asks for the team in a team event only; the organisers' list
+    # and its CSV (a last column, after the ones scripts already read) show it.
+    client = Client()
+    assert 'name="team"' not in client.get("/t/web-open/register/").content.decode()
+    tournament.teams_enabled = True
+    tournament.save(update_fields=["teams_enabled"])
+    assert 'name="team"' in client.get("/t/web-open/register/").content.decode()
+    assert client.post("/t/web-open/register/", form(1, team="Dragons")).status_code == 201
+    assert Registration.objects.get(tournament=tournament).team.name == "Dragons"
+    client.force_login(organiser)
+    assert (
+        '<td class="hide-sm">Dragons</td>'
+        in client.get("/t/web-open/console/sign-ups/").content.decode()
+    )
+    answer = client.get("/t/web-open/console/sign-ups/?format=csv")
+    rows = list(csv.reader(io.StringIO(answer.content.decode())))
+    assert rows[0][-1] == "team" and rows[1][-1] == "Dragons"

@@ -25,6 +25,14 @@ class SignUpInputSerializer(serializers.Serializer):
         help_text="8 digits.",
     )
     club = serializers.CharField(max_length=200, required=False, allow_blank=True, default="")
+    team = serializers.CharField(
+        max_length=100,
+        required=False,
+        allow_blank=True,
+        default="",
+        help_text="A team event's team, by name (case ignored; created on first use). Refused "
+        "(400, field team) when the tournament is not a team event.",
+    )
     website = serializers.CharField(
         max_length=200,
         required=False,
@@ -62,6 +70,7 @@ class SignUpSerializer(serializers.ModelSerializer):
             "email",
             "ema_number",
             "club",
+            "team",
             "status",
             "registration",
             "created_at",

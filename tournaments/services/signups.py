@@ -21,9 +21,11 @@ from core.errors import PermissionDenied, ValidationFailed
 from core.names import fold
 from core.players import clean_country, clean_ema_number, clean_name
 from tournaments.models import Registration, Seat, SignUp, Tournament
+from tournaments.standings.cache import touch as touch_standings
 
 from ._common import require_organiser
 from .registration import CLUB_NAME_MAX, find_or_create_player, registration_snapshot
+from .teams import clean_team_name, remove_empty_teams, team_named
 
 ACTIVE = (SignUp.Status.REGISTERED, SignUp.Status.WAITING, SignUp.Status.PENDING)
 EMAIL_MAX = 254
@@ -37,6 +39,7 @@ def sign_up_snapshot(s: SignUp) -> dict[str, Any]:
         "country": s.country,
         "ema_number": s.ema_number,
         "club": s.club,
+        "team": s.team,
         "status": s.status,
         "registration": s.registration_id,
     }
@@ -144,9 +147,14 @@ def _register(sign_up: SignUp) -> None:
         created=True,
     ) as audit:
         registration = Registration.objects.create(
-            tournament=sign_up.tournament, player=player, club_name=sign_up.club
+            tournament=sign_up.tournament,
+            player=player,
+            club_name=sign_up.club,
+            team=team_named(sign_up.tournament_id, sign_up.team),
         )
         audit.obj = registration
+    if sign_up.team:
+        touch_standings(sign_up.tournament_id)  # the team standings list the new member
     sign_up.registration = registration
     sign_up.status = SignUp.Status.REGISTERED
 
@@ -183,10 +191,12 @@ def sign_up(
     consent: bool,
     ema_number: str | None = None,
     club: str = "",
+    team: str = "",
 ) -> SignUp:
     """Sign up for a tournament without an account: "registered" while places are left (and the
     player's country is under its quota), else "waiting"; "pending" when the organiser approves
-    sign-ups. A confirmation e-mail with the private status link follows."""
+    sign-ups. A confirmation e-mail with the private status link follows. `team`: in a team
+    event, the team's name ("" for none), joined (or created) when the place is given."""
     now = timezone.now()
     # One sign-up at a time per tournament: the last place is given once.
     tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
@@ -206,6 +216,11 @@ def sign_up(
     club = " ".join(str(club or "").split())
     if len(club) > CLUB_NAME_MAX:
         raise ValidationFailed(f"At most {CLUB_NAME_MAX} characters.", field="club")
+    team_name = clean_team_name(team)
+    if team_name and not tournament.teams_enabled:
+        raise ValidationFailed(
+            "This tournament is not a team event: leave the team empty.", field="team"
+        )
     key = name_key(first, last)
     _check_duplicates(tournament, key=key, ema_number=ema)
     record = SignUp(
@@ -217,6 +232,7 @@ def sign_up(
         email=address,
         ema_number=ema or "",
         club=club,
+        team=team_name,
         token=secrets.token_urlsafe(32),
         consent_at=now,
         status=SignUp.Status.WAITING,
@@ -305,6 +321,9 @@ def _withdraw(record: SignUp, tournament: Tournament, actor: Any) -> None:
             registration.delete()
             audit.object_id = registration_pk
             audit.after = None
+        if registration.team_id:
+            remove_empty_teams(tournament.pk)
+            touch_standings(tournament.pk)
     else:
         record.status = SignUp.Status.WITHDRAWN
         record.save()

@@ -45,6 +45,7 @@ class SignUpForm(forms.Form):
         required=False,
     )
     club = forms.CharField(label=gettext_lazy("Club"), max_length=200, required=False)
+    team = forms.CharField(label=gettext_lazy("Team"), max_length=100, required=False)
     # The honeypot: hidden from people by CSS, filled in by bots.
     website = forms.CharField(label=gettext_lazy("Website"), max_length=200, required=False)
     consent = forms.BooleanField(
@@ -54,6 +55,11 @@ class SignUpForm(forms.Form):
         ),
         required=True,
     )
+
+    def __init__(self, *args: Any, teams: bool = False, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if not teams:  # asked in team events only (docs/teams.md)
+            del self.fields["team"]
 
 
 def _open_reason(tournament: Tournament) -> str | None:
@@ -71,7 +77,7 @@ def _open_reason(tournament: Tournament) -> str | None:
 @require_http_methods(["GET", "POST"])
 def register(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = visible_tournament(request, slug)
-    form = SignUpForm(request.POST or None)
+    form = SignUpForm(request.POST or None, teams=tournament.teams_enabled)
     closed = _open_reason(tournament)
     status = 200
     if request.method == "POST" and closed is None and form.is_valid():
