@@ -23,6 +23,7 @@ from typing import Any
 
 from django.db.models import QuerySet
 from django_filters.rest_framework import DjangoFilterBackend
+from drf_spectacular.contrib.django_filters import DjangoFilterExtension
 
 
 def filters_apply(view: Any) -> bool:
@@ -36,3 +37,21 @@ class QueryFilterBackend(DjangoFilterBackend):
         if not request.query_params or not filters_apply(view):
             return queryset  # nothing to filter, or an object route: the filters are the list's
         return super().filter_queryset(request, queryset, view)
+
+
+class QueryFilterSchema(DjangoFilterExtension):
+    """The OpenAPI schema marks the list's filters deprecated where they do not apply: an
+    object route's own list (`/tournaments/{slug}/registrations/` listed the tournaments'
+    `?country=`, which it never read). They stay listed, so a client generated from an
+    earlier schema keeps compiling (tests/api/test_api_schema_contract.py: extend, never
+    break)."""
+
+    target_class = "core.api.filters.QueryFilterBackend"
+    priority = 1  # before drf-spectacular's own extension, which matches subclasses too
+
+    def get_schema_operation_parameters(self, auto_schema: Any, *args: Any, **kwargs: Any) -> Any:
+        parameters = super().get_schema_operation_parameters(auto_schema, *args, **kwargs)
+        if not filters_apply(auto_schema.view):
+            for parameter in parameters:
+                parameter["deprecated"] = True
+        return parameters
