@@ -83,6 +83,7 @@ RESOURCES = {
     "tokens": "token_id",
     "referee-calls": "referee_call",
     "cut": "uncut",
+    "sign-ups": "sign_up",
 }
 
 
@@ -123,6 +124,7 @@ def seed_fuzz_world() -> dict[str, Any]:
         Seat,
         SeatingPlan,
         Session,
+        SignUp,
         StaffRole,
         Table,
         Tournament,
@@ -225,8 +227,27 @@ def seed_fuzz_world() -> dict[str, Any]:
 
     # Small tournaments, one per step that changes a whole tournament or session.
     to_status = tournament("draft", Tournament.Status.DRAFT)
-    # Open for self-registration (issue 35): a sign-up reaches the service.
+    # Open for self-registration (issue 35): a sign-up reaches the service; pending sign-ups
+    # to approve, refuse (also read) and erase, and a player registered here alone to erase.
     to_sign_up = tournament("signup", Tournament.Status.REGISTRATION)
+    pending = {
+        step: SignUp.objects.create(
+            tournament=to_sign_up,
+            first_name=step.title(),
+            last_name=f"Pending{tag}",
+            name_key=f"{step} pending{tag}",
+            country="GB",
+            email=f"{step}-{tag}@example.org",
+            status=SignUp.Status.PENDING,
+            token=secrets.token_urlsafe(32),
+            consent_at=timezone.now(),
+        ).pk
+        for step in ("approve", "refuse", "erase")
+    }
+    erasable = Registration.objects.create(
+        tournament=to_sign_up,
+        player=Player.objects.create(first_name="Erase", last_name=f"Me{tag}", country="DE"),
+    )
     # Uploaded plans seat every active registration: four here, whatever other steps register.
     to_upload = tournament("seating", Tournament.Status.REGISTRATION)
     for player in players[:4]:
@@ -386,6 +407,9 @@ def seed_fuzz_world() -> dict[str, Any]:
         "token_id": spare.pk,
         "draft_slug": to_status.slug,
         "signup_slug": to_sign_up.slug,
+        "pending_sign_ups": pending,
+        "sign_up": pending["refuse"],
+        "erasable_registration": erasable.pk,
         "referee_call": calls[0].pk,
         "referee_calls": [c.pk for c in calls],
         "upload_slug": to_upload.slug,
@@ -701,6 +725,16 @@ def operation_examples(world: dict[str, Any]) -> dict[str, dict[str, Any]]:
                 "email": f"grace-{tag}@example.org",
                 "consent": True,
             },
+        },
+        "POST /api/v1/sign-ups/{id}/approve/": {"path": {"id": w["pending_sign_ups"]["approve"]}},
+        "POST /api/v1/sign-ups/{id}/refuse/": {
+            "path": {"id": w["pending_sign_ups"]["refuse"]},
+            "body": {"reason": "Fuzz: full"},
+        },
+        "POST /api/v1/sign-ups/{id}/erase/": {"path": {"id": w["pending_sign_ups"]["erase"]}},
+        "POST /api/v1/registrations/{id}/erase/": {
+            "path": {"id": w["erasable_registration"]},
+            "body": {"reason": "Fuzz: asked by the player"},
         },
         "GET /api/v1/tournaments/{slug}/ema-export/": {"query": {"format": "csv", "force": True}},
         "POST /api/v1/tournaments/{slug}/cut/": {

@@ -20,12 +20,13 @@ from tests.factories import (
     HandFactory,
     PenaltyFactory,
     PlayerFactory,
+    RegistrationFactory,
     SessionFactory,
     TableFactory,
     non_dealer_rons,
     ron,
 )
-from tournaments.models import OnlineTableLog, Registration, SeatingPlan, Session
+from tournaments.models import OnlineTableLog, Registration, SeatingPlan, Session, SignUp
 
 pytestmark = pytest.mark.django_db
 
@@ -132,6 +133,27 @@ def _record(world: World) -> dict[str, Any]:
         "players": [PlayerFactory().pk for _ in range(4)],
         "table": world.extra["table"].pk,
     }
+
+
+def _pending_sign_up(world: World) -> None:
+    world.extra["sign_up"] = SignUp.objects.create(
+        tournament=world.tournament,
+        first_name="Ada",
+        last_name="Byron",
+        name_key="ada byron",
+        country="GB",
+        email="ada@example.org",
+        status=SignUp.Status.PENDING,
+        token=f"token-{world.tournament.pk}",
+        consent_at=timezone.now(),
+    )
+
+
+def _registered_only_here(world: World) -> None:
+    # A player in this tournament alone (no login, no other event): organisers erase them.
+    world.extra["erasable"] = RegistrationFactory(
+        tournament=world.tournament, player=PlayerFactory()
+    )
 
 
 T = "/api/v1/tournaments/open"
@@ -373,6 +395,42 @@ CASES = [
     # Self-registration (issue 35): the list with e-mails is the organisers'; anyone may post,
     # and this running tournament refuses every sign-up alike (tests/api/test_api_signups.py).
     Case("sign-ups list", "get", lambda w: f"{T}/sign-ups/", organisers(200)),
+    Case(
+        "sign-up detail",
+        "get",
+        lambda w: f"/api/v1/sign-ups/{w.extra['sign_up'].pk}/",
+        ORGANISERS_ONLY_READ,
+        setup=_pending_sign_up,
+    ),
+    Case(
+        "approve a sign-up",
+        "post",
+        lambda w: f"/api/v1/sign-ups/{w.extra['sign_up'].pk}/approve/",
+        organisers(200),
+        setup=_pending_sign_up,
+    ),
+    Case(
+        "refuse a sign-up",
+        "post",
+        lambda w: f"/api/v1/sign-ups/{w.extra['sign_up'].pk}/refuse/",
+        organisers(200),
+        body=lambda w: {"reason": "full"},
+        setup=_pending_sign_up,
+    ),
+    Case(
+        "erase a sign-up's data",
+        "post",
+        lambda w: f"/api/v1/sign-ups/{w.extra['sign_up'].pk}/erase/",
+        organisers(200),
+        setup=_pending_sign_up,
+    ),
+    Case(
+        "erase a player's data",
+        "post",
+        lambda w: f"/api/v1/registrations/{w.extra['erasable'].pk}/erase/",
+        organisers(200),
+        setup=_registered_only_here,
+    ),
     Case(
         "sign up",
         "post",
@@ -696,6 +754,11 @@ def test_every_route_is_in_the_matrix() -> None:
         "tournament-registrations",
         "tournament-registrations-import",
         "tournament-sign-ups",
+        "sign-up-detail",
+        "sign-up-approve",
+        "sign-up-refuse",
+        "sign-up-erase",
+        "registration-erase",
         "tournament-referee-calls",
         "table-referee-calls",
         "table-extend",

@@ -32,7 +32,7 @@ from .views.referee_calls import (
     TableRefereeCallsViewSet,
     TournamentRefereeCallsViewSet,
 )
-from .views.signups import TournamentSignUpsViewSet
+from .views.signups import SignUpViewSet, TournamentSignUpsViewSet
 from .views.substitutes import GameSubstitutesViewSet
 
 TOURNAMENT_RESOURCES = (
@@ -61,6 +61,7 @@ router.register("sessions", SessionViewSet, basename="session")
 router.register("tables", TableViewSet, basename="table")
 router.register("seating-plans", SeatingPlanViewSet, basename="seating-plan")
 router.register("penalties", PenaltyViewSet, basename="penalty")
+router.register("sign-ups", SignUpViewSet, basename="sign-up")
 urlpatterns += router.urls
 # A tournament game's substitutes, on the game's URL (/games/{id}/substitutes/, game-substitutes).
 substitutes = SimpleRouter()

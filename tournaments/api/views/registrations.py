@@ -33,6 +33,7 @@ from tournaments.api.views.common import (
 )
 from tournaments.models import Registration
 from tournaments.selectors import visible_tournaments
+from tournaments.services.privacy import erase
 from tournaments.services.registration import seats_to_replace
 
 
@@ -195,3 +196,26 @@ class RegistrationViewSet(_PermissionsByAction, mixins.RetrieveModelMixin, Servi
         )
         registration.refresh_from_db()
         return Response(self.private_view(registration))
+
+    @extend_schema(
+        summary="Erase the player's personal data on their request (organisers; docs/privacy.md)",
+        description="The name becomes a pseudonym (`Player 3FA9C1`) everywhere, the club and "
+        "the sign-ups' e-mail address, EMA number and club go; the EMA number, country and "
+        "every result stay. A player who also appears outside the tournament (another "
+        "tournament, a club game, a login) is erased by a site admin only (403).",
+        request=OptionalReasonInputSerializer,
+        parameters=[IDEMPOTENCY_PARAMETER],
+        responses={200: RegistrationSerializer, **WRITE_ERRORS},
+    )
+    @action(detail=True, methods=["post"])
+    @idempotent
+    def erase(self, request: Request, pk: str) -> Response:
+        registration = self.get_object()
+        data = parse(OptionalReasonInputSerializer, request)
+        erase(
+            actor=request.user,
+            tournament=registration.tournament,
+            player=registration.player,
+            reason=data["reason"],
+        )
+        return Response(self.private_view(self.get_queryset().get(pk=registration.pk)))
