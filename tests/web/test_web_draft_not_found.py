@@ -34,7 +34,14 @@ from tests.factories import (
     UserFactory,
     ron,
 )
-from tournaments.models import RefereeCall, SeatingPlan, Session, StaffRole, Tournament
+from tournaments.models import (
+    RefereeCall,
+    SeatingPlan,
+    Session,
+    SignUp,
+    StaffRole,
+    Tournament,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -110,6 +117,18 @@ def draft(db: Any) -> dict[str, Any]:
         "penalty": penalty,
         # A referee call of the draft's table (issue 35.2).
         "referee_call": RefereeCall.objects.create(tournament=tournament, table=table),
+        # A sign-up of the draft (the organisers' /api/v1/sign-ups/{id}/).
+        "sign_up": SignUp.objects.create(
+            tournament=tournament,
+            first_name="Dee",
+            last_name="Draft",
+            name_key="dee draft",
+            country="DE",
+            email="dee@example.org",
+            status=SignUp.Status.PENDING,
+            token="draft-sign-up-token",
+            consent_at=tournament.created_at,
+        ),
     }
 
 
@@ -122,6 +141,7 @@ def _api_pk(route: Route, draft: dict[str, Any]) -> int:
         "penalties": "penalty",
         "games": "game",
         "referee-calls": "referee_call",
+        "sign-ups": "sign_up",
     }
     first = route.route.removeprefix("api/v1/").lstrip("^").split("/")[0]
     return int(draft[kinds[first]].pk)
