@@ -19,6 +19,7 @@ from core.errors import ServiceError
 from core.lockout import client_ip
 from tournaments.models import SignUp, Tournament
 from tournaments.privacy_selectors import registrant_data
+from tournaments.selectors import team_names
 from tournaments.services import privacy, signups
 from tournaments.signup_selectors import (
     SIGN_UP_CSV_HEADER,
@@ -45,7 +46,13 @@ class SignUpForm(forms.Form):
         required=False,
     )
     club = forms.CharField(label=gettext_lazy("Club"), max_length=200, required=False)
-    team = forms.CharField(label=gettext_lazy("Team"), max_length=100, required=False)
+    # The tournament's teams to pick from (a datalist: a new name creates the team).
+    team = forms.CharField(
+        label=gettext_lazy("Team"),
+        max_length=100,
+        required=False,
+        widget=forms.TextInput(attrs={"list": "team-names", "autocomplete": "off"}),
+    )
     # The honeypot: hidden from people by CSS, filled in by bots.
     website = forms.CharField(label=gettext_lazy("Website"), max_length=200, required=False)
     consent = forms.BooleanField(
@@ -109,7 +116,12 @@ def register(request: HttpRequest, slug: str) -> HttpResponse:
             return render(request, "tournaments/sign_up_done.html", done, status=201)
     elif request.method == "POST":
         status = 400
-    context: dict[str, Any] = {"tournament": tournament, "form": form, "closed": closed}
+    context: dict[str, Any] = {
+        "tournament": tournament,
+        "form": form,
+        "closed": closed,
+        "team_names": team_names(tournament),
+    }
     return render(request, "tournaments/register.html", context, status=status)
 
 
