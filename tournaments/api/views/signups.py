@@ -24,7 +24,7 @@ from tournaments.api.signup_serializers import (
     SignUpInputSerializer,
     SignUpSerializer,
 )
-from tournaments.api.views.common import WRITE_ERRORS, TournamentResource, _PermissionsByAction
+from tournaments.api.views.common import WRITE_ERRORS, TournamentResource
 from tournaments.models import SignUp
 from tournaments.selectors import visible_tournaments
 from tournaments.services import privacy, signups
@@ -89,7 +89,7 @@ class TournamentSignUpsViewSet(TournamentResource):
         return Response(body, status=status.HTTP_201_CREATED)
 
 
-class SignUpViewSet(_PermissionsByAction, mixins.RetrieveModelMixin, ServiceViewSet):
+class SignUpViewSet(mixins.RetrieveModelMixin, ServiceViewSet):
     """One sign-up, for its tournament's organisers: read it, decide a pending one, erase the
     registrant's data on request (the console's Sign-ups page, over the API)."""
 
