@@ -127,6 +127,8 @@ def test_the_team_field_in_team_events_on_the_form_the_list_and_the_csv(tourname
     assert 'name="team"' in client.get("/t/web-open/register/").content.decode()
     assert client.post("/t/web-open/register/", form(1, team="Dragons")).status_code == 201
     assert Registration.objects.get(tournament=tournament).team.name == "Dragons"
+    status = client.get(f"/t/web-open/register/{SignUp.objects.get().token}/").content.decode()
+    assert "Team Dragons" in status  # the registrant's private page says which team
     # The next registrant picks from the teams there are (a new name still creates one).
     page = client.get("/t/web-open/register/").content.decode()
     assert 'list="team-names"' in page and '<option value="Dragons">' in page
