@@ -8,6 +8,7 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from core.models import Player, country_validator
 from scoring.engine.constants import WIND_NAMES
@@ -449,7 +450,8 @@ class Cut(models.Model):
 
     class Winds(models.TextChoices):
         STANDING = "standing", _("By standing (the best placed is East)")
-        DRAWN = "drawn", _("Drawn")
+        # "Drawn" as in drawn by lot, not a drawn hand: the context tells the translators.
+        DRAWN = "drawn", pgettext_lazy("winds", "Drawn")
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="cuts")
     after_session = models.PositiveSmallIntegerField()
