@@ -17,10 +17,12 @@ from tournaments.models import (
     Registration,
     Seat,
     Session,
+    SignUp,
     StaffRole,
     Table,
     Tournament,
 )
+from tournaments.services.signups import name_key
 
 DEMO_PASSWORD = "test-password"
 
@@ -111,6 +113,23 @@ class RegistrationFactory(DjangoModelFactory):
 
     tournament = factory.SubFactory(TournamentFactory)
     player = factory.SubFactory(PlayerFactory)
+
+
+class SignUpFactory(DjangoModelFactory):
+    """A self-registration awaiting the organisers' approval (issue 35)."""
+
+    class Meta:
+        model = SignUp
+
+    tournament = factory.SubFactory(TournamentFactory)
+    first_name = factory.Faker("first_name")
+    last_name = factory.Faker("last_name")
+    name_key = factory.LazyAttribute(lambda s: name_key(s.first_name, s.last_name))
+    country = "DE"
+    email = factory.Sequence(lambda n: f"sign-up{n}@example.org")
+    status = SignUp.Status.PENDING
+    token = factory.Sequence(lambda n: f"sign-up-token-{n}")
+    consent_at = factory.LazyFunction(lambda: datetime.datetime.now(datetime.UTC))
 
 
 class SessionFactory(DjangoModelFactory):

@@ -22,11 +22,12 @@ from tests.factories import (
     PlayerFactory,
     RegistrationFactory,
     SessionFactory,
+    SignUpFactory,
     TableFactory,
     non_dealer_rons,
     ron,
 )
-from tournaments.models import OnlineTableLog, Registration, SeatingPlan, Session, SignUp
+from tournaments.models import OnlineTableLog, Registration, SeatingPlan, Session
 
 pytestmark = pytest.mark.django_db
 
@@ -136,17 +137,7 @@ def _record(world: World) -> dict[str, Any]:
 
 
 def _pending_sign_up(world: World) -> None:
-    world.extra["sign_up"] = SignUp.objects.create(
-        tournament=world.tournament,
-        first_name="Ada",
-        last_name="Byron",
-        name_key="ada byron",
-        country="GB",
-        email="ada@example.org",
-        status=SignUp.Status.PENDING,
-        token=f"token-{world.tournament.pk}",
-        consent_at=timezone.now(),
-    )
+    world.extra["sign_up"] = SignUpFactory(tournament=world.tournament)
 
 
 def _registered_only_here(world: World) -> None:

@@ -7,13 +7,13 @@ from __future__ import annotations
 import json
 
 import pytest
-from django.utils import timezone
 from rest_framework.test import APIClient
 
 from core.audit import audit_for_tournament
 from tests.factories import (
     PlayerFactory,
     RegistrationFactory,
+    SignUpFactory,
     StaffRoleFactory,
     TournamentFactory,
     UserFactory,
@@ -42,20 +42,14 @@ def staff(organiser) -> APIClient:
     return client
 
 
-def pending(tournament, n: int, **extra) -> SignUp:
-    return SignUp.objects.create(
+def pending(tournament, n: int) -> SignUp:
+    return SignUpFactory(
         tournament=tournament,
         first_name=f"Pia{n}",
         last_name="Pending",
-        name_key=f"pia{n} pending",
-        country="SE",
         email=f"pia{n}@example.org",
         ema_number=f"0700000{n}",
         club="Stockholm Riichi",
-        status=SignUp.Status.PENDING,
-        token=f"decide-token-{n}",
-        consent_at=timezone.now(),
-        **extra,
     )
 
 

@@ -28,20 +28,14 @@ from tests.factories import (
     PlayerFactory,
     RegistrationFactory,
     SessionFactory,
+    SignUpFactory,
     StaffRoleFactory,
     TableFactory,
     TournamentFactory,
     UserFactory,
     ron,
 )
-from tournaments.models import (
-    RefereeCall,
-    SeatingPlan,
-    Session,
-    SignUp,
-    StaffRole,
-    Tournament,
-)
+from tournaments.models import RefereeCall, SeatingPlan, Session, StaffRole, Tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -118,17 +112,7 @@ def draft(db: Any) -> dict[str, Any]:
         # A referee call of the draft's table (issue 35.2).
         "referee_call": RefereeCall.objects.create(tournament=tournament, table=table),
         # A sign-up of the draft (the organisers' /api/v1/sign-ups/{id}/).
-        "sign_up": SignUp.objects.create(
-            tournament=tournament,
-            first_name="Dee",
-            last_name="Draft",
-            name_key="dee draft",
-            country="DE",
-            email="dee@example.org",
-            status=SignUp.Status.PENDING,
-            token="draft-sign-up-token",
-            consent_at=tournament.created_at,
-        ),
+        "sign_up": SignUpFactory(tournament=tournament),
     }
 
 
